@@ -1,0 +1,880 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vsw configuration parser.
+ *
+ * Turns an INI file (read with DPDK's rte_cfgfile, which needs no EAL), a
+ * runtime "k=v,k=v" port list or the embedded default into struct
+ * vsw_config, and validates it.  Parsing is strict: unknown sections and
+ * keys, keys that do not apply to a port type, duplicates, missing
+ * required keys and malformed or out-of-range values are all errors.
+ * Every error is one line naming the file, the section, the key, the value
+ * found and what was expected:
+ *   FILE: [SECTION] KEY = "VALUE": expected WHAT
+ *   FILE: [SECTION] KEY: missing; expected WHAT
+ *   FILE: [SECTION]: PROBLEM; expected WHAT
+ *   FILE: cannot read: REASON
+ * On error the config is reset to vsw_config_init() and -errno returned.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cfgfile.h>
+
+#include "vsw_config.h"
+
+#define SUN_PATH_MAX 108 /* sizeof(((struct sockaddr_un *)0)->sun_path) */
+#define LCORE_ID_MAX 1023
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define KV_MAX_ENTRIES 16
+/* rte_cfgfile reads lines into a buffer of this size, '\n' included. */
+#define CFG_LINE_MAX (CFG_NAME_LEN + CFG_VALUE_LEN + 4 - 2)
+#define CMD_SOURCE "<command>"
+#define SWITCH_KEYS                                                            \
+	"burst, tx-flush-interval-us, tx-retries, poll-mode, fdb-size, "       \
+	"fdb-aging-s, mbufs, run-dir"
+#define NAME_RULE                                                              \
+	"1..31 characters of [A-Za-z0-9_] (telemetry keys allow no others)"
+
+/* Where an error is: file and section, plus the caller's buffer. */
+struct pctx {
+	const char *file;
+	const char *section;
+	char *err;
+	size_t errlen;
+};
+
+static void set_err(const struct pctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_err(const struct pctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->err == NULL || c->errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* FILE: [SECTION] KEY = "VALUE": expected WHAT */
+static int bad_value(const struct pctx *c, const char *key, const char *value,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int bad_value(const struct pctx *c, const char *key, const char *value,
+		     const char *fmt, ...)
+{
+	char what[VSW_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	set_err(c, "%s: [%s] %s = \"%s\": expected %s", c->file, c->section,
+		key, value, what);
+	return -EINVAL;
+}
+
+/* FILE: [SECTION] KEY: missing; expected WHAT */
+static int missing_key(const struct pctx *c, const char *key, const char *what)
+{
+	set_err(c, "%s: [%s] %s: missing; expected %s", c->file, c->section,
+		key, what);
+	return -EINVAL;
+}
+
+/* FILE: [SECTION]: PROBLEM; expected WHAT */
+static int bad_section(const struct pctx *c, const char *problem,
+		       const char *what)
+{
+	set_err(c, "%s: [%s]: %s; expected %s", c->file, c->section, problem,
+		what);
+	return -EINVAL;
+}
+
+/* Strict unsigned decimal: digits only, no sign, no spaces, no suffix. */
+static int parse_uint(const char *s, unsigned int min, unsigned int max,
+		      unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static bool valid_port_name(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (len == 0 || len >= VSW_PORT_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+			return false;
+	return true;
+}
+
+/*
+ * "<run_dir>/<name>.sock", without doubling a trailing '/'.  A result too
+ * long for @buf is cut; validation then rejects it as too long a path.
+ */
+static void default_sock_path(char *buf, size_t len, const char *run_dir,
+			      const char *name)
+{
+	char tmp[VSW_PATH_MAX + VSW_PORT_NAME_MAX + 8];
+	size_t n = strnlen(run_dir, VSW_PATH_MAX - 1);
+	const char *sep = (n > 0 && run_dir[n - 1] == '/') ? "" : "/";
+
+	snprintf(tmp, sizeof(tmp), "%.*s%s%.*s.sock", (int)n, run_dir, sep,
+		 VSW_PORT_NAME_MAX - 1, name);
+	n = strlen(tmp);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = '\0';
+}
+
+/* ---- [switch] ---- */
+
+struct uint_key {
+	const char *key;
+	size_t off;
+	unsigned int min;
+	unsigned int max;
+	const char *note;
+};
+
+static const struct uint_key switch_uint_keys[] = {
+	{"burst", offsetof(struct vsw_switch_conf, burst), 1, VSW_BURST_MAX,
+	 ""},
+	{"tx-flush-interval-us",
+	 offsetof(struct vsw_switch_conf, tx_flush_interval_us), 0, 1000000,
+	 " (0 = flush every iteration)"},
+	{"tx-retries", offsetof(struct vsw_switch_conf, tx_retries), 0, 32, ""},
+	{"fdb-size", offsetof(struct vsw_switch_conf, fdb_size), 16, 16777216,
+	 ""},
+	{"fdb-aging-s", offsetof(struct vsw_switch_conf, fdb_aging_s), 0, 86400,
+	 " (0 = never)"},
+	{"mbufs", offsetof(struct vsw_switch_conf, mbufs), 1024, 4194304, ""},
+};
+
+static int parse_switch_uint(const struct pctx *c, const struct uint_key *k,
+			     const char *value, struct vsw_switch_conf *sw)
+{
+	unsigned int v;
+
+	if (parse_uint(value, k->min, k->max, &v) < 0)
+		return bad_value(c, k->key, value, "an integer in %u..%u%s",
+				 k->min, k->max, k->note);
+	*(unsigned int *)((char *)sw + k->off) = v;
+	return 0;
+}
+
+static int parse_switch_entry(const struct pctx *c, const char *key,
+			      const char *value, struct vsw_switch_conf *sw)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(switch_uint_keys); i++)
+		if (strcmp(key, switch_uint_keys[i].key) == 0)
+			return parse_switch_uint(c, &switch_uint_keys[i], value,
+						 sw);
+	if (strcmp(key, "poll-mode") == 0) {
+		if (strcmp(value, "busy") == 0)
+			sw->poll_mode = VSW_POLL_BUSY;
+		else if (strcmp(value, "adaptive") == 0)
+			sw->poll_mode = VSW_POLL_ADAPTIVE;
+		else
+			return bad_value(c, key, value, "busy or adaptive");
+		return 0;
+	}
+	if (strcmp(key, "run-dir") == 0) {
+		if (value[0] != '/' || strlen(value) >= VSW_PATH_MAX)
+			return bad_value(c, key, value,
+					 "an absolute path shorter than %d "
+					 "characters",
+					 VSW_PATH_MAX);
+		snprintf(sw->run_dir, sizeof(sw->run_dir), "%s", value);
+		return 0;
+	}
+	return bad_value(c, key, value, "a [switch] key (%s)", SWITCH_KEYS);
+}
+
+/* Copy @src[0..len) without surrounding blanks; false if it does not fit. */
+static bool copy_trimmed(char *dst, size_t size, const char *src, size_t len)
+{
+	while (len > 0 && isspace((unsigned char)src[0])) {
+		src++;
+		len--;
+	}
+	while (len > 0 && isspace((unsigned char)src[len - 1]))
+		len--;
+	if (len >= size)
+		return false;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	return true;
+}
+
+/* rxq is the ethdev spelling of queues: the two count as one key. */
+static const char *canon_key(const char *key)
+{
+	return strcmp(key, "rxq") == 0 ? "queues" : key;
+}
+
+static int check_dup_keys(const struct pctx *c,
+			  const struct rte_cfgfile_entry *e, int n)
+{
+	int i, j;
+
+	for (i = 1; i < n; i++) {
+		for (j = 0; j < i; j++) {
+			if (strcmp(canon_key(e[i].name), canon_key(e[j].name)))
+				continue;
+			if (strcmp(e[i].name, e[j].name) == 0)
+				return bad_value(c, e[i].name, e[i].value,
+						 "%s only once in a section",
+						 e[i].name);
+			return bad_value(c, e[i].name, e[i].value,
+					 "only one of %s and %s", e[j].name,
+					 e[i].name);
+		}
+	}
+	return 0;
+}
+
+static int parse_switch(const struct pctx *c, const struct rte_cfgfile_entry *e,
+			int n, struct vsw_switch_conf *sw)
+{
+	int i, ret;
+
+	ret = check_dup_keys(c, e, n);
+	for (i = 0; ret == 0 && i < n; i++)
+		ret = parse_switch_entry(c, e[i].name, e[i].value, sw);
+	return ret;
+}
+
+/* ---- [port NAME] ---- */
+
+#define TYPE_VHOST (1u << VSW_PORT_VHOST)
+#define TYPE_ETHDEV (1u << VSW_PORT_ETHDEV)
+#define TYPE_ANY (TYPE_VHOST | TYPE_ETHDEV)
+#define PORT_KEYS "type, path, mode, devargs, queues, rxq, txq, workers"
+#define VHOST_KEYS "type, path, mode, queues, workers"
+#define ETHDEV_KEYS "type, devargs, queues, rxq, txq, workers"
+#define DEVARGS_WHAT "ethdev devargs such as net_memif0,role=server"
+
+static int check_sock_path(const struct pctx *c, const char *path)
+{
+	if (path[0] != '/' || strnlen(path, VSW_PATH_MAX) >= SUN_PATH_MAX)
+		return bad_value(c, "path", path,
+				 "an absolute path shorter than %d characters "
+				 "(sun_path)",
+				 SUN_PATH_MAX);
+	return 0;
+}
+
+static int pk_type(const struct pctx *c, const char *key, const char *value,
+		   struct vsw_port_conf *pc)
+{
+	if (strcmp(value, "vhost-user") == 0)
+		pc->type = VSW_PORT_VHOST;
+	else if (strcmp(value, "ethdev") == 0)
+		pc->type = VSW_PORT_ETHDEV;
+	else
+		return bad_value(c, key, value, "vhost-user or ethdev");
+	return 0;
+}
+
+static int pk_path(const struct pctx *c, const char *key, const char *value,
+		   struct vsw_port_conf *pc)
+{
+	(void)key;
+	snprintf(pc->path, sizeof(pc->path), "%s", value);
+	return check_sock_path(c, value);
+}
+
+static int pk_mode(const struct pctx *c, const char *key, const char *value,
+		   struct vsw_port_conf *pc)
+{
+	if (strcmp(value, "server") == 0)
+		pc->mode = VSW_VHOST_SERVER;
+	else if (strcmp(value, "client") == 0)
+		pc->mode = VSW_VHOST_CLIENT;
+	else
+		return bad_value(c, key, value, "server or client");
+	return 0;
+}
+
+static int pk_queues(const struct pctx *c, const char *key, const char *value,
+		     struct vsw_port_conf *pc)
+{
+	if (parse_uint(value, 1, VSW_MAX_QUEUES, &pc->queues) < 0)
+		return bad_value(c, key, value, "an integer in 1..%d",
+				 VSW_MAX_QUEUES);
+	return 0;
+}
+
+static int pk_txq(const struct pctx *c, const char *key, const char *value,
+		  struct vsw_port_conf *pc)
+{
+	if (parse_uint(value, 0, VSW_MAX_QUEUES, &pc->txq) < 0)
+		return bad_value(c, key, value,
+				 "an integer in 0..%d (0 = one per worker)",
+				 VSW_MAX_QUEUES);
+	return 0;
+}
+
+static int pk_devargs(const struct pctx *c, const char *key, const char *value,
+		      struct vsw_port_conf *pc)
+{
+	size_t len = strlen(value);
+
+	/* rte_cfgfile silently cuts values at CFG_VALUE_LEN - 1 characters */
+	if (len == 0 || len >= VSW_DEVARGS_MAX - 1 || len >= CFG_VALUE_LEN - 1)
+		return bad_value(c, key, value, "%s, 1..%d characters",
+				 DEVARGS_WHAT, VSW_DEVARGS_MAX - 2);
+	memcpy(pc->devargs, value, len + 1);
+	return 0;
+}
+
+static int pk_workers(const struct pctx *c, const char *key, const char *value,
+		      struct vsw_port_conf *pc)
+{
+	const char *p = value;
+	unsigned int n = 0;
+	char item[16];
+	size_t len;
+
+	for (;;) {
+		len = strcspn(p, ",");
+		if (n == VSW_MAX_QUEUES ||
+		    !copy_trimmed(item, sizeof(item), p, len) ||
+		    parse_uint(item, 0, LCORE_ID_MAX, &pc->workers[n]) < 0)
+			return bad_value(c, key, value,
+					 "a comma-separated list of 1..%d "
+					 "lcore ids (0..%d)",
+					 VSW_MAX_QUEUES, LCORE_ID_MAX);
+		n++;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	pc->n_workers = n;
+	return 0;
+}
+
+struct port_key {
+	const char *key;
+	unsigned int types;
+	int (*parse)(const struct pctx *c, const char *key, const char *value,
+		     struct vsw_port_conf *pc);
+};
+
+/* clang-format off */
+static const struct port_key port_keys[] = {
+	{"type", TYPE_ANY, pk_type},
+	{"path", TYPE_VHOST, pk_path},
+	{"mode", TYPE_VHOST, pk_mode},
+	{"devargs", TYPE_ETHDEV, pk_devargs},
+	{"queues", TYPE_ANY, pk_queues},
+	{"rxq", TYPE_ETHDEV, pk_queues},
+	{"txq", TYPE_ETHDEV, pk_txq},
+	{"workers", TYPE_ANY, pk_workers},
+};
+/* clang-format on */
+
+static const struct port_key *find_port_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(port_keys); i++)
+		if (strcmp(key, port_keys[i].key) == 0)
+			return &port_keys[i];
+	return NULL;
+}
+
+/* The type decides which keys are valid, so it is parsed first. */
+static int parse_port_type(const struct pctx *c,
+			   const struct rte_cfgfile_entry *e, int n,
+			   struct vsw_port_conf *pc)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(e[i].name, "type") == 0)
+			return pk_type(c, e[i].name, e[i].value, pc);
+	return missing_key(c, "type", "vhost-user or ethdev");
+}
+
+static int parse_port_entry(const struct pctx *c,
+			    const struct rte_cfgfile_entry *e,
+			    struct vsw_port_conf *pc)
+{
+	const struct port_key *k = find_port_key(e->name);
+
+	if (k == NULL)
+		return bad_value(c, e->name, e->value, "a port key (%s)",
+				 PORT_KEYS);
+	if (!(k->types & (1u << pc->type))) {
+		if (pc->type == VSW_PORT_VHOST)
+			return bad_value(c, e->name, e->value,
+					 "a vhost-user port key (%s)",
+					 VHOST_KEYS);
+		return bad_value(c, e->name, e->value,
+				 "an ethdev port key (%s)", ETHDEV_KEYS);
+	}
+	return k->parse(c, e->name, e->value, pc);
+}
+
+/* Parse one port's entries; a vhost path left empty gets its default later. */
+static int parse_port(const struct pctx *c, const char *name,
+		      const struct rte_cfgfile_entry *e, int n,
+		      struct vsw_port_conf *pc)
+{
+	int i, ret;
+
+	memset(pc, 0, sizeof(*pc));
+	snprintf(pc->name, sizeof(pc->name), "%s", name);
+	pc->mode = VSW_VHOST_SERVER;
+	pc->queues = 1;
+	ret = check_dup_keys(c, e, n);
+	if (ret == 0)
+		ret = parse_port_type(c, e, n, pc);
+	for (i = 0; ret == 0 && i < n; i++)
+		ret = parse_port_entry(c, &e[i], pc);
+	if (ret == 0 && pc->type == VSW_PORT_ETHDEV && pc->devargs[0] == '\0')
+		ret = missing_key(c, "devargs", DEVARGS_WHAT);
+	return ret;
+}
+
+/* ---- file ---- */
+
+static int dispatch_section(const struct pctx *c,
+			    const struct rte_cfgfile_entry *e, int n,
+			    struct vsw_config *cfg, bool *seen_switch)
+{
+	const char *name = c->section;
+	int ret;
+
+	if (strcmp(name, "switch") == 0) {
+		if (*seen_switch)
+			return bad_section(c, "duplicate section",
+					   "one [switch] section");
+		*seen_switch = true;
+		return parse_switch(c, e, n, &cfg->sw);
+	}
+	if (strncmp(name, "port ", 5) != 0 && strcmp(name, "port") != 0)
+		return bad_section(c, "unknown section",
+				   "[switch] or [port NAME]");
+	name += name[4] == ' ' ? 5 : 4;
+	if (!valid_port_name(name))
+		return bad_section(c, "invalid port name",
+				   "[port NAME] with NAME " NAME_RULE);
+	if (cfg->n_ports == VSW_MAX_PORTS)
+		return bad_section(c, "too many ports",
+				   "at most 64 [port NAME] sections");
+	ret = parse_port(c, name, e, n, &cfg->ports[cfg->n_ports]);
+	if (ret == 0)
+		cfg->n_ports++;
+	return ret;
+}
+
+static int parse_section(struct rte_cfgfile *f, int idx, const char *file,
+			 struct vsw_config *cfg, bool *seen_switch, char *err,
+			 size_t errlen)
+{
+	char name[CFG_NAME_LEN] = "";
+	struct pctx c = {file, name, err, errlen};
+	struct rte_cfgfile_entry *e;
+	int n, ret = -EINVAL;
+
+	n = rte_cfgfile_section_num_entries_by_index(f, name, idx);
+	if (n < 0) {
+		set_err(&c, "%s: cannot read: section %d", file, idx);
+		return -EINVAL;
+	}
+	e = calloc(n > 0 ? n : 1, sizeof(*e));
+	if (e == NULL) {
+		set_err(&c, "%s: cannot read: %s", file, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (rte_cfgfile_section_entries_by_index(f, idx, name, e, n) == n)
+		ret = dispatch_section(&c, e, n, cfg, seen_switch);
+	else
+		set_err(&c, "%s: cannot read: [%s]", file, name);
+	free(e);
+	return ret;
+}
+
+/* FILE: cannot read: line N "TEXT": expected WHAT */
+static int syntax_err(const struct pctx *c, unsigned int lineno,
+		      const char *text, const char *what)
+{
+	set_err(c, "%s: cannot read: line %u \"%s\": expected %s", c->file,
+		lineno, text, what);
+	return -EINVAL;
+}
+
+/*
+ * rte_cfgfile skips lines that are neither "[section]" nor "key = value"
+ * and fails without saying why on others; find those lines first.
+ */
+static int prescan_line(const struct pctx *c, char *line, unsigned int lineno,
+			bool *in_section)
+{
+	size_t len = strcspn(line, "\n");
+	char *p, *semi;
+
+	if (len > CFG_LINE_MAX)
+		return syntax_err(c, lineno, "...",
+				  "a line of at most 322 characters");
+	line[len] = '\0';
+	semi = strchr(line, ';'); /* like rte_cfgfile: first ';' unless \; */
+	if (semi != NULL && (semi == line || semi[-1] != '\\'))
+		*semi = '\0';
+	for (p = line; isspace((unsigned char)*p); p++)
+		;
+	len = strlen(p);
+	while (len > 0 && isspace((unsigned char)p[len - 1]))
+		p[--len] = '\0';
+	if (*p == '\0')
+		return 0;
+	if (*p == '[') {
+		*in_section = true;
+		if (strchr(p, ']') == NULL)
+			return syntax_err(c, lineno, p, "a closing ']'");
+		return 0;
+	}
+	if (strchr(p, '=') == NULL)
+		return syntax_err(c, lineno, p, "KEY = VALUE or [SECTION]");
+	if (!*in_section)
+		return syntax_err(c, lineno, p, "a [SECTION] before any key");
+	return 0;
+}
+
+static int prescan_file(const struct pctx *c)
+{
+	char line[CFG_LINE_MAX * 2];
+	unsigned int lineno = 0;
+	bool in_section = false;
+	int ret = 0;
+	FILE *fp;
+
+	fp = fopen(c->file, "r");
+	if (fp == NULL) {
+		ret = -errno;
+		set_err(c, "%s: cannot read: %s", c->file, strerror(-ret));
+		return ret;
+	}
+	while (ret == 0 && fgets(line, sizeof(line), fp) != NULL)
+		ret = prescan_line(c, line, ++lineno, &in_section);
+	if (ret == 0 && ferror(fp)) {
+		ret = errno ? -errno : -EIO;
+		set_err(c, "%s: cannot read: %s", c->file, strerror(-ret));
+	}
+	fclose(fp);
+	return ret;
+}
+
+static void set_default_paths(struct vsw_config *cfg)
+{
+	struct vsw_port_conf *pc;
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		pc = &cfg->ports[i];
+		if (pc->type == VSW_PORT_VHOST && pc->path[0] == '\0')
+			default_sock_path(pc->path, sizeof(pc->path),
+					  cfg->sw.run_dir, pc->name);
+	}
+}
+
+static int parse_file(const char *path, struct vsw_config *cfg, char *err,
+		      size_t errlen)
+{
+	struct pctx c = {path, "", err, errlen};
+	bool seen_switch = false;
+	struct rte_cfgfile *f;
+	int i, n, ret;
+
+	ret = prescan_file(&c);
+	if (ret < 0)
+		return ret;
+	f = rte_cfgfile_load(path, CFG_FLAG_EMPTY_VALUES);
+	if (f == NULL) {
+		set_err(&c, "%s: cannot read: not a valid INI file", path);
+		return -EINVAL;
+	}
+	n = rte_cfgfile_num_sections(f, NULL, 0);
+	for (i = 0; ret == 0 && i < n; i++)
+		ret = parse_section(f, i, path, cfg, &seen_switch, err, errlen);
+	rte_cfgfile_close(f);
+	return ret;
+}
+
+int vsw_config_load(const char *path, struct vsw_config *cfg, char *err,
+		    size_t errlen)
+{
+	int ret;
+
+	vsw_config_init(cfg);
+	if (path == NULL || path[0] == '\0') {
+		if (err != NULL && errlen > 0)
+			snprintf(err, errlen, "<none>: cannot read: %s",
+				 strerror(ENOENT));
+		return -ENOENT;
+	}
+	snprintf(cfg->source, sizeof(cfg->source), "%s", path);
+	ret = parse_file(path, cfg, err, errlen);
+	if (ret == 0) {
+		set_default_paths(cfg);
+		ret = vsw_config_validate(cfg, NULL, NULL, err, errlen);
+	}
+	if (ret < 0)
+		vsw_config_init(cfg);
+	return ret;
+}
+
+/* ---- validation ---- */
+
+static int check_unique(const struct pctx *c, const struct vsw_config *cfg,
+			unsigned int i)
+{
+	const struct vsw_port_conf *pc = &cfg->ports[i], *o;
+	unsigned int j;
+
+	for (j = 0; j < i; j++) {
+		o = &cfg->ports[j];
+		if (strcmp(pc->name, o->name) == 0)
+			return bad_section(c, "duplicate port name",
+					   "each port name once");
+		if (pc->type == VSW_PORT_VHOST && o->type == VSW_PORT_VHOST &&
+		    strcmp(pc->path, o->path) == 0)
+			return bad_value(c, "path", pc->path,
+					 "a socket path no other port uses "
+					 "(port %s uses it)",
+					 o->name);
+	}
+	return 0;
+}
+
+static int check_workers(const struct pctx *c, const struct vsw_port_conf *pc,
+			 bool (*lcore_ok)(unsigned int lcore, void *arg),
+			 void *arg)
+{
+	char v[16];
+	unsigned int k;
+
+	for (k = 0; lcore_ok != NULL && k < pc->n_workers; k++) {
+		if (lcore_ok(pc->workers[k], arg))
+			continue;
+		snprintf(v, sizeof(v), "%u", pc->workers[k]);
+		return bad_value(c, "workers", v,
+				 "a worker lcore id (lcore %u is not a worker)",
+				 pc->workers[k]);
+	}
+	return 0;
+}
+
+static int validate_port(const struct vsw_config *cfg, unsigned int i,
+			 bool (*lcore_ok)(unsigned int lcore, void *arg),
+			 void *arg, char *err, size_t errlen)
+{
+	const struct vsw_port_conf *pc = &cfg->ports[i];
+	char sect[VSW_PORT_NAME_MAX + 8];
+	struct pctx c = {cfg->source, sect, err, errlen};
+	int ret;
+
+	snprintf(sect, sizeof(sect), "port %.*s", VSW_PORT_NAME_MAX - 1,
+		 pc->name);
+	if (!valid_port_name(pc->name))
+		return bad_section(&c, "invalid port name",
+				   "[port NAME] with NAME " NAME_RULE);
+	ret = check_unique(&c, cfg, i);
+	if (ret == 0 && pc->type == VSW_PORT_VHOST)
+		ret = check_sock_path(&c, pc->path);
+	if (ret == 0)
+		ret = check_workers(&c, pc, lcore_ok, arg);
+	return ret;
+}
+
+int vsw_config_validate(const struct vsw_config *cfg,
+			bool (*lcore_ok)(unsigned int lcore, void *arg),
+			void *arg, char *err, size_t errlen)
+{
+	const char *rd = cfg->sw.run_dir;
+	struct pctx c = {cfg->source, "switch", err, errlen};
+	unsigned int i;
+	int ret;
+
+	if (rd[0] != '/' || strnlen(rd, VSW_PATH_MAX) >= VSW_PATH_MAX)
+		return bad_value(&c, "run-dir", rd,
+				 "an absolute path shorter than %d characters",
+				 VSW_PATH_MAX);
+	if (cfg->n_ports == 0 || cfg->n_ports > VSW_MAX_PORTS) {
+		set_err(&c, "%s: %u ports; expected 1..%d [port NAME] sections",
+			cfg->source, cfg->n_ports, VSW_MAX_PORTS);
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->n_ports; i++) {
+		ret = validate_port(cfg, i, lcore_ok, arg, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- runtime port-add ---- */
+
+/*
+ * Split "k=v,k=v" into entries.  devargs values contain commas, so the
+ * devargs key must come last and takes the rest of the string.
+ */
+static int kv_item_err(const struct pctx *c, const char *s, size_t len,
+		       const char *what)
+{
+	set_err(c, "%s: [%s] \"%.*s\": expected %s", c->file, c->section,
+		(int)len, s, what);
+	return -EINVAL;
+}
+
+static int split_kv(const struct pctx *c, const char *s,
+		    struct rte_cfgfile_entry *e, int max)
+{
+	const char *eq;
+	char empty[1];
+	size_t len;
+	int n = 0;
+
+	for (; *s != '\0'; s += len + (s[len] == ',')) {
+		len = strcspn(s, ",");
+		if (copy_trimmed(empty, sizeof(empty), s, len))
+			continue; /* empty item, e.g. a trailing comma */
+		eq = memchr(s, '=', len);
+		if (eq == NULL)
+			return kv_item_err(c, s, len, "KEY=VALUE");
+		if (n == max)
+			return kv_item_err(c, s, len, "at most 16 KEY=VALUE");
+		if (!copy_trimmed(e[n].name, CFG_NAME_LEN, s, eq - s))
+			return kv_item_err(c, s, len,
+					   "a port key (" PORT_KEYS ")");
+		if (strcmp(e[n].name, "devargs") == 0)
+			len = strlen(s);
+		if (!copy_trimmed(e[n].value, CFG_VALUE_LEN, eq + 1,
+				  len - (eq + 1 - s)))
+			return kv_item_err(c, s, len, "a shorter value");
+		n++;
+	}
+	return n;
+}
+
+int vsw_config_port_from_kv(const char *name, const char *kvlist,
+			    const struct vsw_switch_conf *sw,
+			    struct vsw_port_conf *pc, char *err, size_t errlen)
+{
+	struct rte_cfgfile_entry e[KV_MAX_ENTRIES];
+	char sect[CFG_NAME_LEN];
+	struct pctx c = {CMD_SOURCE, sect, err, errlen};
+	int n, ret;
+
+	memset(pc, 0, sizeof(*pc));
+	snprintf(sect, sizeof(sect), "port %s", name);
+	if (!valid_port_name(name))
+		return bad_section(&c, "invalid port name", "NAME " NAME_RULE);
+	n = split_kv(&c, kvlist, e, KV_MAX_ENTRIES);
+	if (n < 0)
+		return n;
+	ret = parse_port(&c, name, e, n, pc);
+	if (ret == 0 && pc->type == VSW_PORT_VHOST && pc->path[0] == '\0') {
+		default_sock_path(
+			pc->path, sizeof(pc->path),
+			sw != NULL ? sw->run_dir : VSW_DEFAULT_RUN_DIR, name);
+		ret = check_sock_path(&c, pc->path);
+	}
+	return ret;
+}
+
+/* ---- defaults and names ---- */
+
+void vsw_config_init(struct vsw_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->source, sizeof(cfg->source), "<default>");
+	cfg->sw.burst = 32;
+	cfg->sw.tx_flush_interval_us = 0;
+	cfg->sw.tx_retries = 4;
+	cfg->sw.poll_mode = VSW_POLL_BUSY;
+	cfg->sw.fdb_size = 65536;
+	cfg->sw.fdb_aging_s = 300;
+	cfg->sw.mbufs = 32767;
+	snprintf(cfg->sw.run_dir, sizeof(cfg->sw.run_dir), "%s",
+		 VSW_DEFAULT_RUN_DIR);
+	cfg->n_ports = 0;
+}
+
+void vsw_config_default(struct vsw_config *cfg, const char *run_dir)
+{
+	static const char *const names[] = {"vm0", "vm1"};
+	struct vsw_port_conf *pc;
+	unsigned int i;
+
+	vsw_config_init(cfg);
+	if (run_dir != NULL)
+		snprintf(cfg->sw.run_dir, sizeof(cfg->sw.run_dir), "%s",
+			 run_dir);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		pc = &cfg->ports[cfg->n_ports++];
+		snprintf(pc->name, sizeof(pc->name), "%s", names[i]);
+		pc->type = VSW_PORT_VHOST;
+		pc->mode = VSW_VHOST_SERVER;
+		pc->queues = 1;
+		default_sock_path(pc->path, sizeof(pc->path), cfg->sw.run_dir,
+				  pc->name);
+	}
+}
+
+const char *vsw_port_type_str(enum vsw_port_type t)
+{
+	switch (t) {
+	case VSW_PORT_VHOST:
+		return "vhost-user";
+	case VSW_PORT_ETHDEV:
+		return "ethdev";
+	}
+	return "unknown";
+}
+
+const char *vsw_vhost_mode_str(enum vsw_vhost_mode m)
+{
+	switch (m) {
+	case VSW_VHOST_SERVER:
+		return "server";
+	case VSW_VHOST_CLIENT:
+		return "client";
+	}
+	return "unknown";
+}
+
+const char *vsw_poll_mode_str(enum vsw_poll_mode m)
+{
+	switch (m) {
+	case VSW_POLL_BUSY:
+		return "busy";
+	case VSW_POLL_ADAPTIVE:
+		return "adaptive";
+	}
+	return "unknown";
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ethdev ports: any DPDK PMD named by devargs (a PCI address, or a vdev
+ * such as net_memif0,role=server,socket=... in tests).
+ *
+ * One rx queue per configured queue, polled by one worker each, and one
+ * tx queue per worker so that workers never share a tx queue.  When the
+ * device offers fewer tx queues than there are workers, queues are shared
+ * and each takes a spinlock (txq_shared).  The control thread polls the
+ * link and publishes `up`.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_dev.h>
+#include <rte_ethdev.h>
+
+#include "port.h"
+#include "port_priv.h"
+
+#define ETH_RX_DESC 1024
+#define ETH_TX_DESC 1024
+
+static uint16_t eth_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
+		       uint16_t n)
+{
+	return rte_eth_rx_burst(p->eth_port, q, pkts, n);
+}
+
+static uint16_t eth_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
+		       uint16_t n)
+{
+	uint16_t sent;
+
+	q %= p->n_txq;
+	if (!p->txq_shared)
+		return rte_eth_tx_burst(p->eth_port, q, pkts, n);
+	rte_spinlock_lock(&p->txq_lock[q]);
+	sent = rte_eth_tx_burst(p->eth_port, q, pkts, n);
+	rte_spinlock_unlock(&p->txq_lock[q]);
+	return sent;
+}
+
+static void eth_poll(struct vsw_port *p)
+{
+	struct rte_eth_link link;
+	bool up;
+
+	if (rte_eth_link_get_nowait(p->eth_port, &link) < 0)
+		return;
+	up = link.link_status == RTE_ETH_LINK_UP;
+	if (up != vsw_port_is_up(p)) {
+		PORT_LOG(INFO, "%s: link %s", p->name, up ? "up" : "down");
+		if (up)
+			p->connects++;
+		else
+			p->disconnects++;
+	}
+	__atomic_store_n(&p->up, up, __ATOMIC_RELEASE);
+}
+
+static void eth_destroy(struct vsw_port *p)
+{
+	struct rte_eth_dev_info info;
+	struct rte_device *dev = NULL;
+
+	if (rte_eth_dev_info_get(p->eth_port, &info) == 0)
+		dev = info.device;
+	rte_eth_dev_stop(p->eth_port);
+	rte_eth_dev_close(p->eth_port);
+	if (dev != NULL && rte_dev_remove(dev) < 0)
+		PORT_LOG(WARNING, "%s: cannot detach device", p->name);
+	PORT_LOG(INFO, "%s: removed", p->name);
+}
+
+static const struct vsw_port_ops eth_port_ops = {
+	.rx = eth_rx,
+	.tx = eth_tx,
+	.poll = eth_poll,
+	.destroy = eth_destroy,
+};
+
+/* Probe the device and find its port id (first new port, or by name). */
+static int probe(struct vsw_port *p, char *err, size_t errlen)
+{
+	char name[VSW_DEVARGS_MAX];
+	int rc;
+
+	snprintf(name, sizeof(name), "%s", p->conf.devargs);
+	name[strcspn(name, ",")] = '\0';
+	rc = rte_dev_probe(p->conf.devargs);
+	if (rc < 0 && rc != -EEXIST) {
+		snprintf(err, errlen, "port %s: cannot probe devargs \"%s\": %s",
+			 p->name, p->conf.devargs, strerror(-rc));
+		return rc;
+	}
+	if (rte_eth_dev_get_port_by_name(name, &p->eth_port) != 0) {
+		snprintf(err, errlen, "port %s: devargs \"%s\" gave no ethdev "
+			 "named %s", p->name, p->conf.devargs, name);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int setup_queues(struct vsw_port *p, const struct vsw_port_env *env,
+			uint16_t nrx, uint16_t ntx)
+{
+	uint16_t rxd = ETH_RX_DESC, txd = ETH_TX_DESC;
+	int sock = rte_eth_dev_socket_id(p->eth_port);
+	struct rte_eth_conf conf;
+	int rc;
+
+	memset(&conf, 0, sizeof(conf));
+	rc = rte_eth_dev_configure(p->eth_port, nrx, ntx, &conf);
+	if (rc == 0)
+		rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->eth_port, &rxd, &txd);
+	for (uint16_t q = 0; rc == 0 && q < nrx; q++)
+		rc = rte_eth_rx_queue_setup(p->eth_port, q, rxd,
+					    sock < 0 ? 0 : sock, NULL, env->mp);
+	for (uint16_t q = 0; rc == 0 && q < ntx; q++)
+		rc = rte_eth_tx_queue_setup(p->eth_port, q, txd,
+					    sock < 0 ? 0 : sock, NULL);
+	return rc;
+}
+
+int vsw_ethdev_port_create(struct vsw_port *p, const struct vsw_port_env *env,
+			   char *err, size_t errlen)
+{
+	struct rte_eth_dev_info info;
+	uint16_t nrx, ntx;
+	int rc;
+
+	rc = probe(p, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = rte_eth_dev_info_get(p->eth_port, &info);
+	if (rc < 0)
+		goto fail;
+	nrx = (uint16_t)p->conf.queues;
+	if (nrx > info.max_rx_queues) {
+		snprintf(err, errlen, "port %s: rxq = %u but the device has at "
+			 "most %u rx queues", p->name, nrx, info.max_rx_queues);
+		rc = -EINVAL;
+		goto fail_msg;
+	}
+	ntx = (uint16_t)(p->conf.txq ? p->conf.txq : env->n_workers);
+	if (ntx > info.max_tx_queues)
+		ntx = info.max_tx_queues;
+	if (ntx > VSW_MAX_QUEUES)
+		ntx = VSW_MAX_QUEUES;
+	p->txq_shared = ntx < env->n_workers;
+	rc = setup_queues(p, env, nrx, ntx);
+	if (rc == 0) {
+		rte_eth_promiscuous_enable(p->eth_port); /* may be ENOTSUP */
+		rc = rte_eth_dev_start(p->eth_port);
+	}
+	if (rc < 0)
+		goto fail;
+	p->ops = &eth_port_ops;
+	p->n_rxq = nrx;
+	p->n_txq = ntx;
+	eth_poll(p);
+	PORT_LOG(INFO, "%s: ethdev %s (port %u), %u rxq, %u txq%s", p->name,
+		 p->conf.devargs, p->eth_port, nrx, ntx,
+		 p->txq_shared ? " (shared, locked)" : "");
+	return 0;
+fail:
+	snprintf(err, errlen, "port %s: cannot set up device \"%s\": %s",
+		 p->name, p->conf.devargs, strerror(-rc));
+fail_msg:
+	rte_eth_dev_close(p->eth_port);
+	return rc;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The port interface: what the switch needs from a port, and nothing of
+ * ethdev or vhost.  Two kinds implement it (ethdev.c, vhost.c).
+ *
+ * Threads: rx/tx are called by workers only, on queues the switch assigns
+ * (an rx queue is polled by one worker; a tx queue index is per worker and
+ * wraps when the port has fewer).  create/destroy/poll run on the control
+ * thread.  `up` is written by the control side (vhost callbacks, link
+ * polling) and read by workers with acquire ordering: when a port goes
+ * down, the control side waits for a grace period (the quiesce hook)
+ * before it releases anything a worker might still touch.
+ */
+#ifndef VSW_PORT_H
+#define VSW_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+#include "vsw_config.h"
+
+struct vsw_port;
+
+struct vsw_port_ops {
+	/* Receive up to @n packets from rx queue @q. Worker. */
+	uint16_t (*rx)(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
+		       uint16_t n);
+	/*
+	 * Send up to @n packets on tx queue index @q (any value; the port
+	 * maps it onto the queues it has).  Returns how many were taken;
+	 * those are the port's now, the rest stay the caller's.  Worker.
+	 */
+	uint16_t (*tx)(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
+		       uint16_t n);
+	/* Control thread: refresh `up` (link state). May be NULL. */
+	void (*poll)(struct vsw_port *p);
+	/* Control thread: release everything; workers no longer use @p. */
+	void (*destroy)(struct vsw_port *p);
+};
+
+struct vsw_port {
+	char name[VSW_PORT_NAME_MAX];
+	uint16_t id;		/* index in the switch's port table */
+	enum vsw_port_type type;
+	const struct vsw_port_ops *ops;
+	struct vsw_port_conf conf;
+	uint16_t n_rxq;		/* rx queues the switch may poll */
+	/* writer: control (vhost callbacks, link poll); readers: workers */
+	bool up;
+	/* writer: control before `up` is set; readers: workers after */
+	int vid;
+	uint16_t nr_qp;		/* vhost: queue pairs the guest has */
+	/* vhost: guest RX vrings enabled, bit per queue pair; writer: vhost
+	 * thread (vring_state_changed), readers: workers (a stale bit only
+	 * sends to queue 0 or to a ring that is about to close) */
+	uint32_t rx_enabled;
+	uint16_t eth_port;
+	uint16_t n_txq;		/* ethdev: tx queues configured */
+	bool txq_shared;	/* ethdev: fewer txqs than workers: lock */
+	rte_spinlock_t txq_lock[VSW_MAX_QUEUES];
+	struct rte_mempool *mp;
+	uint64_t connects;	/* control: times the peer came up */
+	uint64_t disconnects;
+};
+
+/* Hooks the switch gives the port layer. */
+struct vsw_port_env {
+	struct rte_mempool *mp;	/* where received packets are allocated */
+	unsigned int n_workers;	/* tx queues wanted per port */
+	/* Wait until no worker can still be inside a port's rx/tx. */
+	void (*quiesce)(void);
+};
+
+/*
+ * Create and start a port from its config.  Returns 0 or -errno, with a
+ * message in @err (e.g. the devargs that failed to probe).  Control.
+ */
+int vsw_port_create(const struct vsw_port_conf *conf, uint16_t id,
+		    const struct vsw_port_env *env, struct vsw_port **out,
+		    char *err, size_t errlen);
+
+/* Stop and free a port. Workers must no longer reference it. Control. */
+void vsw_port_destroy(struct vsw_port *p);
+
+/* Library set-up before any port (vhost callbacks). Control. */
+int vsw_port_lib_init(const struct vsw_port_env *env);
+
+static inline bool vsw_port_is_up(const struct vsw_port *p)
+{
+	return __atomic_load_n(&p->up, __ATOMIC_ACQUIRE);
+}
+
+/* kind-specific constructors (port.c dispatches) */
+int vsw_vhost_port_create(struct vsw_port *p, const struct vsw_port_env *env,
+			  char *err, size_t errlen);
+int vsw_ethdev_port_create(struct vsw_port *p, const struct vsw_port_env *env,
+			   char *err, size_t errlen);
+void vsw_vhost_lib_init(const struct vsw_port_env *env);
+
+#endif /* VSW_PORT_H */

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Telemetry commands under /vsw (read-only so far).
+ *
+ * Callbacks run on the telemetry library's threads, one per client
+ * connection, possibly concurrently.  They never write worker state: they
+ * read the control view of the ports under ctl_lock and sum the workers'
+ * counters (each worker is the only writer of its own).  Replies stay
+ * under telemetry's 16 KiB limit by pagination.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_mempool.h>
+#include <rte_telemetry.h>
+
+#include "vsw.h"
+
+#define PORTS_PAGE 32
+#define FDB_PAGE 100
+#define FDB_PAGE_MAX 128
+
+const char *const vsw_drop_names[VSW_DROP_MAX] = {
+#define X(e, k, s, d) #k,
+	VSW_DROP_REASONS(X)
+#undef X
+};
+
+void vsw_port_ctrs_sum(const struct vsw_switch *sw, uint16_t port,
+		       struct vsw_port_ctrs *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned int i = 0; i < sw->n_workers; i++) {
+		const struct vsw_port_ctrs *c = &sw->workers[i]->ctrs[port];
+
+		out->rx_packets += c->rx_packets;
+		out->rx_bytes += c->rx_bytes;
+		out->tx_packets += c->tx_packets;
+		out->tx_bytes += c->tx_bytes;
+		out->unicast += c->unicast;
+		out->flooded += c->flooded;
+		out->tx_flushes += c->tx_flushes;
+		for (int r = 0; r < VSW_DROP_MAX; r++)
+			out->drops[r] += c->drops[r];
+	}
+}
+
+static uint64_t drops_total(const struct vsw_port_ctrs *c)
+{
+	uint64_t t = 0;
+
+	for (int r = 0; r < VSW_DROP_MAX; r++)
+		t += c->drops[r];
+	return t;
+}
+
+static int reply_error(struct rte_tel_data *d, const char *fmt, const char *arg)
+{
+	char msg[RTE_TEL_MAX_STRING_LEN];
+
+	snprintf(msg, sizeof(msg), fmt, arg ? arg : "");
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "error", msg);
+	return 0;
+}
+
+/* Parse "A[,B]" of unsigned ints; missing ones keep their defaults. */
+static int parse_uints(const char *params, unsigned long *v, int n)
+{
+	const char *s = params;
+	char *end;
+
+	for (int i = 0; s != NULL && *s != '\0' && i < n; i++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		v[i] = strtoul(s, &end, 10);
+		if (*end != '\0' && *end != ',')
+			return -EINVAL;
+		s = *end == ',' ? end + 1 : NULL;
+		if (i == n - 1 && s != NULL)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static const char *port_state(const struct vsw_port *p)
+{
+	return vsw_port_is_up(p) ? "up" : "down";
+}
+
+static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct vsw_config *cfg = &vsw.cfg;
+	unsigned int n_ports = 0;
+
+	(void)cmd;
+	(void)params;
+	for (int i = 0; i < VSW_MAX_PORTS; i++)
+		n_ports += vsw.ports[i] != NULL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "version", VSW_VERSION);
+	rte_tel_data_add_dict_u64(d, "pid", (uint64_t)getpid());
+	rte_tel_data_add_dict_u64(d, "uptime_s",
+				  (rte_rdtsc() - vsw.start_tsc) / rte_get_tsc_hz());
+	rte_tel_data_add_dict_string(d, "config", cfg->source);
+	rte_tel_data_add_dict_string(d, "run_dir", cfg->sw.run_dir);
+	rte_tel_data_add_dict_string(d, "file_prefix", vsw.file_prefix);
+	rte_tel_data_add_dict_u64(d, "workers", vsw.n_workers);
+	rte_tel_data_add_dict_u64(d, "ports", n_ports);
+	rte_tel_data_add_dict_u64(d, "burst", vsw.burst);
+	rte_tel_data_add_dict_u64(d, "tx_flush_interval_us",
+				  cfg->sw.tx_flush_interval_us);
+	rte_tel_data_add_dict_u64(d, "tx_retries", vsw.tx_retries);
+	rte_tel_data_add_dict_string(d, "poll_mode",
+				     vsw_poll_mode_str(cfg->sw.poll_mode));
+	rte_tel_data_add_dict_u64(d, "fdb_size", vsw_fdb_max(vsw.fdb));
+	rte_tel_data_add_dict_u64(d, "fdb_aging_s", cfg->sw.fdb_aging_s);
+	rte_tel_data_add_dict_u64(d, "fdb_entries", vsw_fdb_count(vsw.fdb));
+	rte_tel_data_add_dict_u64(d, "mbufs_total", vsw.mp->size);
+	rte_tel_data_add_dict_u64(d, "mbufs_in_use",
+				  vsw.mp->size - rte_mempool_avail_count(vsw.mp));
+	return 0;
+}
+
+static void add_port_summary(struct rte_tel_data *d, const struct vsw_port *p)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	struct vsw_port_ctrs s;
+
+	if (c == NULL)
+		return;
+	vsw_port_ctrs_sum(&vsw, p->id, &s);
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_u64(c, "id", p->id);
+	rte_tel_data_add_dict_string(c, "type", vsw_port_type_str(p->type));
+	rte_tel_data_add_dict_string(c, "state", port_state(p));
+	rte_tel_data_add_dict_u64(c, "queues", p->n_rxq);
+	rte_tel_data_add_dict_u64(c, "rx_packets", s.rx_packets);
+	rte_tel_data_add_dict_u64(c, "rx_bytes", s.rx_bytes);
+	rte_tel_data_add_dict_u64(c, "tx_packets", s.tx_packets);
+	rte_tel_data_add_dict_u64(c, "tx_bytes", s.tx_bytes);
+	rte_tel_data_add_dict_u64(c, "drops", drops_total(&s));
+	rte_tel_data_add_dict_container(d, p->name, c, 0);
+}
+
+static int cmd_ports(const char *cmd, const char *params,
+		     struct rte_tel_data *d)
+{
+	unsigned long v[2] = {0, PORTS_PAGE};
+	unsigned int total = 0, shown = 0;
+
+	(void)cmd;
+	if (parse_uints(params, v, 2) < 0)
+		return reply_error(d, "expected /vsw/ports[,OFFSET[,COUNT]] "
+				   "with integers, got '%s'", params);
+	if (v[1] == 0 || v[1] > PORTS_PAGE)
+		v[1] = PORTS_PAGE;
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&vsw.ctl_lock);
+	for (int i = 0; i < VSW_MAX_PORTS; i++)
+		total += vsw.ports[i] != NULL;
+	rte_tel_data_add_dict_u64(d, "total", total);
+	rte_tel_data_add_dict_u64(d, "offset", v[0]);
+	for (unsigned int i = 0, seen = 0; i < VSW_MAX_PORTS; i++) {
+		if (vsw.ports[i] == NULL || seen++ < v[0])
+			continue;
+		if (shown == v[1])
+			break;
+		add_port_summary(d, vsw.ports[i]);
+		shown++;
+	}
+	pthread_mutex_unlock(&vsw.ctl_lock);
+	rte_tel_data_add_dict_u64(
+		d, "next_offset", v[0] + shown < total ? v[0] + shown : 0);
+	return 0;
+}
+
+static struct vsw_port *port_by_name(const char *name)
+{
+	for (int i = 0; name != NULL && i < VSW_MAX_PORTS; i++)
+		if (vsw.ports[i] != NULL && strcmp(vsw.ports[i]->name, name) == 0)
+			return vsw.ports[i];
+	return NULL;
+}
+
+static void add_port_detail(struct rte_tel_data *d, const struct vsw_port *p)
+{
+	char key[64];
+	struct vsw_port_ctrs s;
+
+	vsw_port_ctrs_sum(&vsw, p->id, &s);
+	rte_tel_data_add_dict_u64(d, "id", p->id);
+	rte_tel_data_add_dict_string(d, "name", p->name);
+	rte_tel_data_add_dict_string(d, "type", vsw_port_type_str(p->type));
+	rte_tel_data_add_dict_string(d, "state", port_state(p));
+	rte_tel_data_add_dict_string(
+		d, "path", p->type == VSW_PORT_VHOST ? p->conf.path : "");
+	rte_tel_data_add_dict_string(
+		d, "mode",
+		p->type == VSW_PORT_VHOST ? vsw_vhost_mode_str(p->conf.mode)
+					  : "");
+	rte_tel_data_add_dict_string(d, "devargs", p->conf.devargs);
+	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
+	rte_tel_data_add_dict_int(d, "vid", p->vid);
+	rte_tel_data_add_dict_u64(d, "connects", p->connects);
+	rte_tel_data_add_dict_u64(d, "disconnects", p->disconnects);
+	rte_tel_data_add_dict_u64(d, "rx_packets", s.rx_packets);
+	rte_tel_data_add_dict_u64(d, "rx_bytes", s.rx_bytes);
+	rte_tel_data_add_dict_u64(d, "tx_packets", s.tx_packets);
+	rte_tel_data_add_dict_u64(d, "tx_bytes", s.tx_bytes);
+	rte_tel_data_add_dict_u64(d, "unicast", s.unicast);
+	rte_tel_data_add_dict_u64(d, "flooded", s.flooded);
+	rte_tel_data_add_dict_u64(d, "tx_flushes", s.tx_flushes);
+	rte_tel_data_add_dict_u64(d, "drops", drops_total(&s));
+	for (int r = 0; r < VSW_DROP_MAX; r++) {
+		snprintf(key, sizeof(key), "drop_%s", vsw_drop_names[r]);
+		rte_tel_data_add_dict_u64(d, key, s.drops[r]);
+	}
+}
+
+static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct vsw_port *p;
+
+	(void)cmd;
+	if (params == NULL || *params == '\0')
+		return reply_error(d, "expected /vsw/port,NAME%s", NULL);
+	pthread_mutex_lock(&vsw.ctl_lock);
+	p = port_by_name(params);
+	if (p == NULL) {
+		pthread_mutex_unlock(&vsw.ctl_lock);
+		return reply_error(d, "unknown port '%s'", params);
+	}
+	rte_tel_data_start_dict(d);
+	add_port_detail(d, p);
+	pthread_mutex_unlock(&vsw.ctl_lock);
+	return 0;
+}
+
+struct fdb_walk {
+	struct rte_tel_data *d;
+	unsigned long index;
+	uint32_t now;
+};
+
+static void add_fdb_entry(uint64_t key, uint64_t val, void *arg)
+{
+	struct fdb_walk *w = arg;
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	uint16_t port = vsw_fdb_val_port(val);
+	char mac[24], idx[24];
+	uint8_t m[6];
+
+	if (c == NULL)
+		return;
+	vsw_fdb_key_mac(key, m);
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
+		 m[2], m[3], m[4], m[5]);
+	snprintf(idx, sizeof(idx), "%lu", w->index++);
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_string(c, "mac", mac);
+	rte_tel_data_add_dict_u64(c, "vlan", vsw_fdb_key_vlan(key));
+	rte_tel_data_add_dict_string(
+		c, "port",
+		port < VSW_MAX_PORTS && vsw.ports[port] ? vsw.ports[port]->name
+							: "?");
+	rte_tel_data_add_dict_u64(c, "age_s",
+				  w->now - vsw_fdb_val_time(val));
+	rte_tel_data_add_dict_u64(c, "static",
+				  (val & VSW_FDB_VAL_STATIC) ? 1 : 0);
+	rte_tel_data_add_dict_container(w->d, idx, c, 0);
+}
+
+static int cmd_fdb(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	unsigned long v[2] = {0, FDB_PAGE};
+	struct fdb_walk w = {.d = d};
+	unsigned int total, n;
+
+	(void)cmd;
+	if (parse_uints(params, v, 2) < 0)
+		return reply_error(d, "expected /vsw/fdb[,OFFSET[,COUNT]] with "
+				   "integers, got '%s'", params);
+	if (v[1] == 0 || v[1] > FDB_PAGE_MAX)
+		v[1] = FDB_PAGE_MAX;
+	w.index = v[0];
+	w.now = __atomic_load_n(&vsw.now_s, __ATOMIC_RELAXED);
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&vsw.ctl_lock);
+	total = vsw_fdb_count(vsw.fdb);
+	rte_tel_data_add_dict_u64(d, "total", total);
+	rte_tel_data_add_dict_u64(d, "offset", v[0]);
+	n = vsw_fdb_walk(vsw.fdb, (unsigned int)v[0], (unsigned int)v[1],
+			 add_fdb_entry, &w);
+	pthread_mutex_unlock(&vsw.ctl_lock);
+	rte_tel_data_add_dict_u64(d, "next_offset",
+				  n == v[1] && v[0] + n < total ? v[0] + n : 0);
+	return 0;
+}
+
+static int cmd_fdb_stats(const char *cmd, const char *params,
+			 struct rte_tel_data *d)
+{
+	struct vsw_fdb_wstats t = {0};
+	const struct vsw_fdb_cstats *c = vsw_fdb_cstats(vsw.fdb);
+
+	(void)cmd;
+	(void)params;
+	for (unsigned int i = 0; i < vsw.n_workers; i++) {
+		t.learned += vsw.workers[i]->fdbst.learned;
+		t.moved += vsw.workers[i]->fdbst.moved;
+		t.refused += vsw.workers[i]->fdbst.refused;
+		t.busy += vsw.workers[i]->fdbst.busy;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "entries", vsw_fdb_count(vsw.fdb));
+	rte_tel_data_add_dict_u64(d, "size", vsw_fdb_max(vsw.fdb));
+	rte_tel_data_add_dict_u64(d, "learned", t.learned);
+	rte_tel_data_add_dict_u64(d, "moved", t.moved);
+	rte_tel_data_add_dict_u64(d, "refused", t.refused);
+	rte_tel_data_add_dict_u64(d, "busy", t.busy);
+	rte_tel_data_add_dict_u64(d, "aged", c->aged);
+	rte_tel_data_add_dict_u64(d, "flushed", c->flushed);
+	rte_tel_data_add_dict_u64(d, "deleted", c->deleted);
+	return 0;
+}
+
+static void add_worker(struct rte_tel_data *d, const struct vsw_worker *w)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	uint64_t busy = w->busy_cycles, all = busy + w->idle_cycles;
+	char key[32];
+
+	if (c == NULL)
+		return;
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_u64(c, "lcore", w->lcore);
+	rte_tel_data_add_dict_u64(c, "iterations", w->iterations);
+	rte_tel_data_add_dict_u64(c, "rx_packets", w->rx_packets);
+	rte_tel_data_add_dict_u64(c, "busy_cycles", busy);
+	rte_tel_data_add_dict_u64(c, "idle_cycles", w->idle_cycles);
+	rte_tel_data_add_dict_u64(c, "busy_pct", all ? busy * 100 / all : 0);
+	rte_tel_data_add_dict_u64(c, "cycles_per_packet",
+				  w->rx_packets ? busy / w->rx_packets : 0);
+	rte_tel_data_add_dict_u64(c, "rxqs", vsw.dp->wk[w->idx].n);
+	snprintf(key, sizeof(key), "worker%u", w->idx);
+	rte_tel_data_add_dict_container(d, key, c, 0);
+}
+
+static int cmd_workers(const char *cmd, const char *params,
+		       struct rte_tel_data *d)
+{
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&vsw.ctl_lock);
+	rte_tel_data_add_dict_u64(d, "total", vsw.n_workers);
+	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
+	for (unsigned int i = 0; i < vsw.n_workers; i++)
+		add_worker(d, vsw.workers[i]);
+	pthread_mutex_unlock(&vsw.ctl_lock);
+	return 0;
+}
+
+int vsw_ctl_register(void)
+{
+	static const struct {
+		const char *name;
+		telemetry_cb fn;
+		const char *help;
+	} cmds[] = {
+		{"/vsw/info", cmd_info, "Switch summary. No parameters"},
+		{"/vsw/ports", cmd_ports,
+		 "Ports and their counters. Parameters: [OFFSET[,COUNT]]"},
+		{"/vsw/port", cmd_port, "One port, every counter. Parameter: NAME"},
+		{"/vsw/fdb", cmd_fdb,
+		 "FDB entries. Parameters: [OFFSET[,COUNT]] (COUNT <= 128)"},
+		{"/vsw/fdb/stats", cmd_fdb_stats, "FDB counters. No parameters"},
+		{"/vsw/workers", cmd_workers,
+		 "Workers: cycles, packets, rx queues. No parameters"},
+	};
+
+	for (size_t i = 0; i < RTE_DIM(cmds); i++)
+		if (rte_telemetry_register_cmd(cmds[i].name, cmds[i].fn,
+					       cmds[i].help) < 0)
+			return -EINVAL;
+	return 0;
+}

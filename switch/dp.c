@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The datapath table and its publication.
+ *
+ * Control builds a complete new table (ports by id, flood list, the rx
+ * queues of every worker), publishes it with a release store and frees the
+ * old one after a grace period: a worker that loaded the old pointer at the
+ * top of its loop finishes that iteration first.  Rx queues go to the
+ * worker the config pins them to, else to the least loaded worker.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+
+#include "vsw.h"
+
+/* Wait until every worker has passed a quiescent state. Control only. */
+void vsw_quiesce(void)
+{
+	if (vsw.qs != NULL)
+		rte_rcu_qsbr_synchronize(vsw.qs, RTE_QSBR_THRID_INVALID);
+}
+
+static int worker_of_lcore(const struct vsw_switch *sw, unsigned int lcore)
+{
+	for (unsigned int i = 0; i < sw->n_workers; i++)
+		if (sw->workers[i]->lcore == lcore)
+			return (int)i;
+	return -1;
+}
+
+static int least_loaded(const struct vsw_dp *dp, unsigned int n_workers)
+{
+	unsigned int best = 0;
+
+	for (unsigned int i = 1; i < n_workers; i++)
+		if (dp->wk[i].n < dp->wk[best].n)
+			best = i;
+	return (int)best;
+}
+
+static int assign_rxqs(const struct vsw_switch *sw, struct vsw_dp *dp,
+		       const struct vsw_port *p, char *err, size_t errlen)
+{
+	for (uint16_t q = 0; q < p->n_rxq; q++) {
+		int w;
+
+		if (p->conf.n_workers > 0)
+			w = worker_of_lcore(
+				sw, p->conf.workers[q % p->conf.n_workers]);
+		else
+			w = least_loaded(dp, sw->n_workers);
+		if (w < 0) {
+			snprintf(err, errlen, "port %s: queue %u pinned to "
+				 "lcore %u, which is not a worker", p->name, q,
+				 p->conf.workers[q % p->conf.n_workers]);
+			return -EINVAL;
+		}
+		if (dp->wk[w].n >= VSW_MAX_WORKER_RXQ) {
+			snprintf(err, errlen, "too many rx queues on worker %d",
+				 w);
+			return -ENOSPC;
+		}
+		dp->wk[w].rxq[dp->wk[w].n++] =
+			(struct vsw_rxq_ref){.port = p->id, .q = q};
+	}
+	return 0;
+}
+
+/* Build a table from sw->ports and publish it; free the old one. */
+int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen)
+{
+	struct vsw_dp *dp, *old;
+	int rc;
+
+	dp = rte_zmalloc("vsw_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
+	if (dp == NULL) {
+		snprintf(err, errlen, "out of memory for the datapath table");
+		return -ENOMEM;
+	}
+	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
+		struct vsw_port *p = sw->ports[id];
+
+		if (p == NULL)
+			continue;
+		dp->ports[id] = p;
+		dp->flood[dp->n_flood++] = id;
+		rc = assign_rxqs(sw, dp, p, err, errlen);
+		if (rc < 0) {
+			rte_free(dp);
+			return rc;
+		}
+	}
+	old = sw->dp;
+	__atomic_store_n(&sw->dp, dp, __ATOMIC_RELEASE);
+	if (old != NULL) {
+		vsw_quiesce();
+		rte_free(old);
+	}
+	return 0;
+}
+
+void vsw_dp_free(struct vsw_switch *sw)
+{
+	rte_free(sw->dp);
+	sw->dp = NULL;
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The forwarding database: MAC + VLAN -> port, learned from traffic.
+ *
+ * Plain C (no EAL) so that it is unit-tested alone.  Workers look up and
+ * learn concurrently without locks on the common path; the control thread
+ * ages, flushes and deletes.  Slots freed by the control thread are reused
+ * only after a grace period, which the caller supplies as a callback (vsw
+ * passes an RCU QSBR synchronize), so a lock-free reader never sees a slot
+ * change owner under it.
+ */
+#ifndef VSW_FDB_H
+#define VSW_FDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VSW_FDB_PORT_NONE 0xffffu
+#define VSW_FDB_KEY_VALID (1ull << 63)
+
+/* Key: valid bit, VLAN id (12 bits) in 48..59, MAC (network order) 0..47. */
+static inline uint64_t vsw_fdb_key(const uint8_t mac[6], uint16_t vlan)
+{
+	return VSW_FDB_KEY_VALID | ((uint64_t)(vlan & 0xfff) << 48) |
+	       ((uint64_t)mac[0] << 40) | ((uint64_t)mac[1] << 32) |
+	       ((uint64_t)mac[2] << 24) | ((uint64_t)mac[3] << 16) |
+	       ((uint64_t)mac[4] << 8) | (uint64_t)mac[5];
+}
+
+static inline uint16_t vsw_fdb_key_vlan(uint64_t key)
+{
+	return (uint16_t)((key >> 48) & 0xfff);
+}
+
+static inline void vsw_fdb_key_mac(uint64_t key, uint8_t mac[6])
+{
+	for (int i = 0; i < 6; i++)
+		mac[i] = (uint8_t)(key >> (40 - 8 * i));
+}
+
+/* Value: port in 0..15, static flag bit 16, last-seen seconds in 32..63. */
+#define VSW_FDB_VAL_STATIC (1ull << 16)
+static inline uint16_t vsw_fdb_val_port(uint64_t v)
+{
+	return (uint16_t)(v & 0xffff);
+}
+static inline uint32_t vsw_fdb_val_time(uint64_t v)
+{
+	return (uint32_t)(v >> 32);
+}
+static inline uint64_t vsw_fdb_val(uint16_t port, uint32_t now, bool is_static)
+{
+	return ((uint64_t)now << 32) | (is_static ? VSW_FDB_VAL_STATIC : 0) |
+	       port;
+}
+
+/* Per-writer learning counters: each worker owns one, readers sum. */
+struct vsw_fdb_wstats {
+	uint64_t learned; /* new entries */
+	uint64_t moved;	  /* entries whose port changed */
+	uint64_t refused; /* new MACs not learned: table or buckets full */
+	uint64_t busy;	  /* learning skipped: lost a race for a bucket */
+};
+
+/* Control-side counters (written by the control thread only). */
+struct vsw_fdb_cstats {
+	uint64_t aged;
+	uint64_t flushed;
+	uint64_t deleted;
+};
+
+/* Waits until no reader can still hold a pointer into the table. */
+typedef void (*vsw_fdb_sync_fn)(void *arg);
+/* Allocation of the (large, cache-aligned) slot array. */
+typedef void *(*vsw_fdb_alloc_fn)(size_t size, void *arg);
+typedef void (*vsw_fdb_free_fn)(void *ptr, void *arg);
+
+struct vsw_fdb_params {
+	uint32_t max_entries;	/* size limit (>= 16) */
+	vsw_fdb_sync_fn sync;	/* NULL: single-threaded use (tests) */
+	void *sync_arg;
+	vsw_fdb_alloc_fn alloc; /* NULL: aligned_alloc */
+	vsw_fdb_free_fn free;
+	void *alloc_arg;
+};
+
+struct vsw_fdb;
+
+/* Create a table; returns NULL with errno set (EINVAL, ENOMEM). */
+struct vsw_fdb *vsw_fdb_create(const struct vsw_fdb_params *p);
+void vsw_fdb_destroy(struct vsw_fdb *fdb);
+
+/* Entries in the table now, and the limit. Any thread. */
+uint32_t vsw_fdb_count(const struct vsw_fdb *fdb);
+uint32_t vsw_fdb_max(const struct vsw_fdb *fdb);
+
+/*
+ * Look up one key.  Returns true and the value in *val when found.
+ * Any thread, lock-free; called inside a worker's RCU read side.
+ */
+bool vsw_fdb_lookup(const struct vsw_fdb *fdb, uint64_t key, uint64_t *val);
+
+/*
+ * Look up @n keys (n <= 256).  vals[i] = value or 0 when not found (a
+ * valid value is never 0 since time starts at 1).  Prefetches every
+ * bucket first, then probes: the per-burst form for the worker.
+ */
+void vsw_fdb_lookup_bulk(const struct vsw_fdb *fdb, const uint64_t *keys,
+			 unsigned int n, uint64_t *vals);
+
+/*
+ * Learn that @key was seen on @port at time @now (seconds, >= 1).
+ * Worker context, lock-free when the entry exists and is current (no store
+ * at all when port and second are unchanged); a new entry takes two bucket
+ * try-locks and gives up (counted as busy) rather than wait.  A static
+ * entry is never changed.  Returns 1 learned, 2 moved, 0 nothing to do or
+ * refreshed, -ENOSPC refused (full), -EBUSY lost a race.
+ */
+int vsw_fdb_learn(struct vsw_fdb *fdb, uint64_t key, uint16_t port,
+		  uint32_t now, struct vsw_fdb_wstats *ws);
+
+/* Add or replace a static entry (control thread). 0 or -ENOSPC. */
+int vsw_fdb_add_static(struct vsw_fdb *fdb, uint64_t key, uint16_t port,
+		       uint32_t now);
+
+/* Delete one entry (control thread). 0 or -ENOENT. Waits a grace period. */
+int vsw_fdb_del(struct vsw_fdb *fdb, uint64_t key);
+
+/*
+ * Remove entries older than @aging_s at @now (static ones never age).
+ * Control thread.  Returns the number removed; waits one grace period
+ * when it removed any.
+ */
+unsigned int vsw_fdb_age(struct vsw_fdb *fdb, uint32_t now, uint32_t aging_s);
+
+/*
+ * Remove the dynamic entries of @port (VSW_FDB_PORT_NONE: of every port;
+ * @with_static: static ones too).  Control thread.  Returns the count.
+ */
+unsigned int vsw_fdb_flush(struct vsw_fdb *fdb, uint16_t port,
+			   bool with_static);
+
+/*
+ * Visit entries in table order, skipping the first @skip valid ones and
+ * stopping after @max visits.  Returns the number visited.  Any thread;
+ * a concurrent change may be missed or seen twice.
+ */
+typedef void (*vsw_fdb_walk_fn)(uint64_t key, uint64_t val, void *arg);
+unsigned int vsw_fdb_walk(const struct vsw_fdb *fdb, unsigned int skip,
+			  unsigned int max, vsw_fdb_walk_fn fn, void *arg);
+
+const struct vsw_fdb_cstats *vsw_fdb_cstats(const struct vsw_fdb *fdb);
+
+#endif /* VSW_FDB_H */

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vsw: start-up, the control loop and shutdown.
+ *
+ * The config is read and checked before EAL starts, so a wrong file
+ * touches nothing.  EAL gets a default --file-prefix (vsw) and, when no
+ * hugepage is free, --no-huge, so that `vsw` alone just works.  The main
+ * lcore is the control thread: it advances the FDB clock, polls link
+ * states and ages the FDB; every other lcore runs a worker.  SIGINT and
+ * SIGTERM stop the workers, remove the ports (and their sockets) and
+ * release EAL's memory.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+
+#include "vsw.h"
+
+RTE_LOG_REGISTER_DEFAULT(vsw_logtype, INFO);
+
+#define CTL_PERIOD_US 100000
+#define MAX_EAL_ARGS 128
+
+struct vsw_switch vsw = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER};
+
+struct app_opts {
+	const char *config;
+	bool check;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vsw [EAL args] -- [-c FILE] [--check]\n"
+		"  -c, --config FILE  switch config (INI); default: two "
+		"vhost-user ports vm0, vm1\n"
+		"                     in /run/vsw\n"
+		"  --check            validate the config and exit\n"
+		"  -h, --help         this text\n"
+		"EAL defaults added when absent: --file-prefix vsw; --no-huge "
+		"-m 1024 when no\nhugepage is free. vswctl talks to the "
+		"telemetry socket of that prefix.\n");
+}
+
+/* Parse the part after "--". Returns 0, 1 (help shown) or -EINVAL. */
+static int parse_app_args(int argc, char **argv, struct app_opts *o)
+{
+	static const struct option lo[] = {
+		{"config", required_argument, NULL, 'c'},
+		{"check", no_argument, NULL, 'C'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "c:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'C':
+			o->check = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			fprintf(stderr, "vsw: unknown or incomplete option "
+				"'%s'; expected -c FILE, --check or --help\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "vsw: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool has_arg(int argc, char **argv, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < argc; i++)
+		if (strncmp(argv[i], name, len) == 0 &&
+		    (argv[i][len] == '\0' || argv[i][len] == '='))
+			return true;
+	return false;
+}
+
+static long free_hugepages(void)
+{
+	char line[128];
+	long n = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "HugePages_Free: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* EAL args plus our defaults; returns the new argc. */
+static int eal_args(int argc, char **argv, char **out, char *prefix,
+		    size_t plen)
+{
+	int n = 0;
+	const char *fp = NULL;
+
+	for (int i = 0; i < argc && n < MAX_EAL_ARGS - 6; i++) {
+		out[n++] = argv[i];
+		if (strncmp(argv[i], "--file-prefix=", 14) == 0)
+			fp = argv[i] + 14;
+		else if (strcmp(argv[i], "--file-prefix") == 0 && i + 1 < argc)
+			fp = argv[i + 1];
+	}
+	if (fp == NULL) {
+		out[n++] = (char *)"--file-prefix=vsw";
+		fp = "vsw";
+	}
+	snprintf(prefix, plen, "%s", fp);
+	if (!has_arg(argc, argv, "--no-huge") && free_hugepages() == 0 &&
+	    !has_arg(argc, argv, "--in-memory")) {
+		out[n++] = (char *)"--no-huge";
+		if (!has_arg(argc, argv, "-m") &&
+		    !has_arg(argc, argv, "--socket-mem"))
+			out[n++] = (char *)"-m1024";
+		fprintf(stderr, "vsw: no free hugepages; running with "
+			"--no-huge (reserve some for better performance)\n");
+	}
+	out[n] = NULL;
+	return n;
+}
+
+static int load_config(const struct app_opts *o, struct vsw_config *cfg)
+{
+	char err[VSW_ERR_MAX];
+	int rc;
+
+	if (o->config == NULL) {
+		vsw_config_default(cfg, NULL);
+		return 0;
+	}
+	rc = vsw_config_load(o->config, cfg, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "vsw: %s\n", err);
+	return rc;
+}
+
+static bool lcore_is_worker(unsigned int lcore, void *arg)
+{
+	(void)arg;
+	return lcore < RTE_MAX_LCORE && rte_lcore_is_enabled(lcore) &&
+	       lcore != rte_get_main_lcore();
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	__atomic_store_n(&vsw.quit, true, __ATOMIC_RELAXED);
+}
+
+static void fdb_sync(void *arg)
+{
+	(void)arg;
+	vsw_quiesce();
+}
+
+static void *fdb_alloc(size_t size, void *arg)
+{
+	(void)arg;
+	return rte_zmalloc("vsw_fdb", size, RTE_CACHE_LINE_SIZE);
+}
+
+static void fdb_free(void *p, void *arg)
+{
+	(void)arg;
+	rte_free(p);
+}
+
+static int setup_core(struct vsw_switch *sw)
+{
+	struct vsw_fdb_params fp = {
+		.max_entries = sw->cfg.sw.fdb_size,
+		.sync = fdb_sync,
+		.alloc = fdb_alloc,
+		.free = fdb_free,
+	};
+	size_t qsz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
+
+	sw->mp = rte_pktmbuf_pool_create("vsw_mbufs", sw->cfg.sw.mbufs, 256, 0,
+					 RTE_MBUF_DEFAULT_BUF_SIZE,
+					 (int)rte_socket_id());
+	sw->qs = rte_zmalloc("vsw_qsbr", qsz, RTE_CACHE_LINE_SIZE);
+	sw->fdb = vsw_fdb_create(&fp);
+	if (sw->mp == NULL || sw->qs == NULL || sw->fdb == NULL) {
+		VSW_LOG(ERR, "out of memory for mbufs, RCU or FDB (%u mbufs, "
+			"fdb-size %u)", sw->cfg.sw.mbufs, sw->cfg.sw.fdb_size);
+		return -ENOMEM;
+	}
+	rte_rcu_qsbr_init(sw->qs, RTE_MAX_LCORE);
+	sw->burst = (uint16_t)sw->cfg.sw.burst;
+	sw->tx_retries = (uint16_t)sw->cfg.sw.tx_retries;
+	sw->now_s = 1;
+	sw->start_tsc = rte_rdtsc();
+	return 0;
+}
+
+static int setup_workers(struct vsw_switch *sw)
+{
+	unsigned int lcore;
+
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		struct vsw_worker *w;
+
+		if (sw->n_workers == VSW_MAX_WORKERS)
+			break;
+		w = rte_zmalloc("vsw_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
+		if (w == NULL)
+			return -ENOMEM;
+		w->lcore = lcore;
+		w->idx = sw->n_workers;
+		sw->workers[sw->n_workers++] = w;
+	}
+	if (sw->n_workers == 0) {
+		fprintf(stderr, "vsw: no worker lcore: give EAL at least two "
+			"lcores, e.g. -l 0,1 (lcore 0 runs control)\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int setup_ports(struct vsw_switch *sw)
+{
+	struct vsw_port_env env = {
+		.mp = sw->mp,
+		.n_workers = sw->n_workers,
+		.quiesce = vsw_quiesce,
+	};
+	char err[VSW_ERR_MAX];
+	int rc;
+
+	vsw_port_lib_init(&env);
+	for (unsigned int i = 0; i < sw->cfg.n_ports; i++) {
+		rc = vsw_port_create(&sw->cfg.ports[i], (uint16_t)i, &env,
+				     &sw->ports[i], err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "vsw: %s\n", err);
+			return rc;
+		}
+	}
+	rc = vsw_dp_build(sw, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "vsw: %s\n", err);
+	return rc;
+}
+
+/* The control loop: clock, links, aging; until a signal. */
+static void control_loop(struct vsw_switch *sw)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint32_t last_age = 0;
+	uint32_t age_period = sw->cfg.sw.fdb_aging_s / 4;
+
+	if (age_period == 0)
+		age_period = 1;
+	while (!__atomic_load_n(&sw->quit, __ATOMIC_RELAXED)) {
+		uint32_t now = 1 + (uint32_t)((rte_rdtsc() - sw->start_tsc) / hz);
+
+		__atomic_store_n(&sw->now_s, now, __ATOMIC_RELAXED);
+		pthread_mutex_lock(&sw->ctl_lock);
+		for (int i = 0; i < VSW_MAX_PORTS; i++)
+			if (sw->ports[i] && sw->ports[i]->ops->poll)
+				sw->ports[i]->ops->poll(sw->ports[i]);
+		if (sw->cfg.sw.fdb_aging_s && now - last_age >= age_period) {
+			vsw_fdb_age(sw->fdb, now, sw->cfg.sw.fdb_aging_s);
+			last_age = now;
+		}
+		pthread_mutex_unlock(&sw->ctl_lock);
+		rte_delay_us_sleep(CTL_PERIOD_US);
+	}
+}
+
+static void teardown(struct vsw_switch *sw)
+{
+	__atomic_store_n(&sw->quit, true, __ATOMIC_RELAXED);
+	rte_eal_mp_wait_lcore();
+	pthread_mutex_lock(&sw->ctl_lock);
+	for (int i = 0; i < VSW_MAX_PORTS; i++) {
+		vsw_port_destroy(sw->ports[i]);
+		sw->ports[i] = NULL;
+	}
+	pthread_mutex_unlock(&sw->ctl_lock);
+	vsw_fdb_destroy(sw->fdb);
+	rte_mempool_free(sw->mp);
+	rmdir(sw->cfg.sw.run_dir); /* only if we left it empty */
+}
+
+static int run(struct vsw_switch *sw)
+{
+	int rc;
+
+	rc = setup_core(sw);
+	if (rc == 0)
+		rc = setup_workers(sw);
+	if (rc == 0)
+		rc = setup_ports(sw);
+	if (rc == 0 && vsw_ctl_register() < 0) {
+		VSW_LOG(ERR, "cannot register telemetry commands");
+		rc = -EIO;
+	}
+	if (rc == 0) {
+		for (unsigned int i = 0; i < sw->n_workers; i++)
+			rte_eal_remote_launch(vsw_worker_main, sw->workers[i],
+					      sw->workers[i]->lcore);
+		VSW_LOG(INFO, "forwarding: %u ports, %u workers, config %s",
+			sw->cfg.n_ports, sw->n_workers, sw->cfg.source);
+		control_loop(sw);
+		VSW_LOG(INFO, "stopping");
+	}
+	teardown(sw);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	char *eal_argv[MAX_EAL_ARGS], err[VSW_ERR_MAX];
+	struct app_opts o = {0};
+	int sep = argc, n, rc;
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			sep = i;
+			break;
+		}
+	rc = parse_app_args(argc - sep, argv + sep, &o);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	if (load_config(&o, &vsw.cfg) < 0)
+		return 1;
+	if (o.check) {
+		printf("%s: ok, %u port(s)\n", vsw.cfg.source, vsw.cfg.n_ports);
+		return 0;
+	}
+	n = eal_args(sep, argv, eal_argv, vsw.file_prefix,
+		     sizeof(vsw.file_prefix));
+	if (rte_eal_init(n, eal_argv) < 0) {
+		fprintf(stderr, "vsw: EAL init failed: %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rc = vsw_config_validate(&vsw.cfg, lcore_is_worker, NULL, err,
+				 sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "vsw: %s\n", err);
+	else
+		rc = run(&vsw);
+	vsw_dp_free(&vsw);
+	rte_eal_cleanup();
+	return rc < 0 ? 1 : 0;
+}

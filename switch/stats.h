@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Port counters.  Each worker owns one struct vsw_port_ctrs per port and
+ * is its only writer; telemetry readers sum the workers' copies (a torn
+ * read of a 64-bit counter cannot happen on x86-64; values may lag by one
+ * burst).  Drop reasons come from one X-macro so that the enum, the
+ * telemetry keys and the docs share one list.
+ *
+ * Invariant per port P, with copies = packets that left by every port:
+ *   rx(P) = unicast(P) + flooded(P) + rx-side drops(P)
+ *   sum over ports of tx + tx-side drops = sum of unicast + flood copies
+ */
+#ifndef VSW_STATS_H
+#define VSW_STATS_H
+
+#include <stdint.h>
+
+/* X(ENUM, telemetry key suffix, side, description) */
+#define VSW_DROP_REASONS(X)                                                   \
+	X(RUNT, runt, rx, "frame shorter than its L2 header")                 \
+	X(SRC_MULTICAST, src_multicast, rx, "group bit set in source MAC")    \
+	X(HAIRPIN, hairpin, rx, "destination learned on the ingress port")    \
+	X(NO_PORT, no_port, rx, "flood with no other port up")                \
+	X(TX_FULL, tx_full, tx, "output queue full after retries")            \
+	X(PORT_DOWN, port_down, tx, "output port down or guest gone")
+
+enum vsw_drop_reason {
+#define X(e, k, s, d) VSW_DROP_##e,
+	VSW_DROP_REASONS(X)
+#undef X
+	VSW_DROP_MAX
+};
+
+struct vsw_port_ctrs {
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+	uint64_t tx_packets;
+	uint64_t tx_bytes;
+	uint64_t unicast;    /* rx packets sent to one learned port */
+	uint64_t flooded;    /* rx packets flooded (bcast, mcast, unknown) */
+	uint64_t tx_flushes; /* tx bursts handed to the port */
+	uint64_t drops[VSW_DROP_MAX];
+};
+
+extern const char *const vsw_drop_names[VSW_DROP_MAX];
+
+#endif /* VSW_STATS_H */

@@ -1,0 +1,686 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit test for config/: the embedded default, full and minimal files,
+ * every class of error message (asserted on its exact text), the runtime
+ * "k=v,k=v" port form and validation with an lcore callback.  Config files
+ * are written to mkstemp() files in /tmp and removed at the end.  No EAL.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vsw_config.h"
+#include "vsw_test.h"
+
+#define MAX_TMP 128
+
+static char tmp_paths[MAX_TMP][32];
+static unsigned int n_tmp;
+static struct vsw_config cfg;
+static char err[VSW_ERR_MAX];
+static char want[VSW_ERR_MAX + 64];
+
+/* Write @text to a new temporary file; returns its path. */
+static const char *write_conf(const char *text)
+{
+	char *path = tmp_paths[n_tmp];
+	size_t len = strlen(text);
+	int fd;
+
+	if (n_tmp == MAX_TMP)
+		abort();
+	snprintf(path, sizeof(tmp_paths[0]), "/tmp/vsw_cfg_XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len)
+		abort();
+	close(fd);
+	n_tmp++;
+	return path;
+}
+
+static int load(const char *text, const char **path)
+{
+	*path = write_conf(text);
+	err[0] = '\0';
+	return vsw_config_load(*path, &cfg, err, sizeof(err));
+}
+
+/* Loading @text fails with -EINVAL and exactly "<file>: @msg". */
+static int load_fails(const char *text, const char *msg)
+{
+	const char *path;
+	int ret = load(text, &path);
+
+	snprintf(want, sizeof(want), "%s: %s", path, msg);
+	if (ret != -EINVAL || strcmp(err, want) != 0) {
+		fprintf(stderr, "  ret %d\n  got  %s\n  want %s\n", ret, err,
+			want);
+		return 0;
+	}
+	return cfg.n_ports == 0 && strcmp(cfg.source, "<default>") == 0;
+}
+
+#define PORT0 "[port vm0]\ntype = vhost-user\n"
+#define BAD_INT(key, v, range) key " = \"" v "\": expected an integer in " range
+
+static void test_init(void)
+{
+	memset(&cfg, 0xa5, sizeof(cfg));
+	vsw_config_init(&cfg);
+	CHECK(cfg.sw.burst == 32);
+	CHECK(cfg.sw.tx_flush_interval_us == 0);
+	CHECK(cfg.sw.tx_retries == 4);
+	CHECK(cfg.sw.poll_mode == VSW_POLL_BUSY);
+	CHECK(cfg.sw.fdb_size == 65536);
+	CHECK(cfg.sw.fdb_aging_s == 300);
+	CHECK(cfg.sw.mbufs == 32767);
+	CHECK(strcmp(cfg.sw.run_dir, "/run/vsw") == 0);
+	CHECK(strcmp(cfg.source, "<default>") == 0);
+	CHECK(cfg.n_ports == 0);
+}
+
+static void test_default(void)
+{
+	vsw_config_default(&cfg, NULL);
+	CHECK(cfg.n_ports == 2);
+	CHECK(strcmp(cfg.ports[0].name, "vm0") == 0);
+	CHECK(strcmp(cfg.ports[1].name, "vm1") == 0);
+	CHECK(cfg.ports[0].type == VSW_PORT_VHOST);
+	CHECK(cfg.ports[1].mode == VSW_VHOST_SERVER);
+	CHECK(cfg.ports[0].queues == 1 && cfg.ports[1].queues == 1);
+	CHECK(cfg.ports[0].n_workers == 0);
+	CHECK(strcmp(cfg.ports[0].path, "/run/vsw/vm0.sock") == 0);
+	CHECK(strcmp(cfg.ports[1].path, "/run/vsw/vm1.sock") == 0);
+	CHECK(cfg.sw.burst == 32 && strcmp(cfg.source, "<default>") == 0);
+	CHECK(vsw_config_validate(&cfg, NULL, NULL, err, sizeof(err)) == 0);
+
+	vsw_config_default(&cfg, "/tmp/vswtest");
+	CHECK(strcmp(cfg.sw.run_dir, "/tmp/vswtest") == 0);
+	CHECK(strcmp(cfg.ports[1].path, "/tmp/vswtest/vm1.sock") == 0);
+}
+
+static void test_enum_strings(void)
+{
+	CHECK(strcmp(vsw_port_type_str(VSW_PORT_VHOST), "vhost-user") == 0);
+	CHECK(strcmp(vsw_port_type_str(VSW_PORT_ETHDEV), "ethdev") == 0);
+	CHECK(strcmp(vsw_vhost_mode_str(VSW_VHOST_SERVER), "server") == 0);
+	CHECK(strcmp(vsw_vhost_mode_str(VSW_VHOST_CLIENT), "client") == 0);
+	CHECK(strcmp(vsw_poll_mode_str(VSW_POLL_BUSY), "busy") == 0);
+	CHECK(strcmp(vsw_poll_mode_str(VSW_POLL_ADAPTIVE), "adaptive") == 0);
+}
+
+static const char full_conf[] =
+	"; every key\n"
+	"[switch]\n"
+	"burst = 64                 ; 1..256\n"
+	"tx-flush-interval-us = 100\n"
+	"tx-retries = 0\n"
+	"poll-mode = adaptive\n"
+	"fdb-size = 1024\n"
+	"fdb-aging-s = 0\n"
+	"mbufs = 8191\n"
+	"run-dir = /tmp/vsw-full\n"
+	"\n"
+	"[port vm0]\n"
+	"type = vhost-user\n"
+	"path = /tmp/vsw-full/a.sock ; the socket\n"
+	"mode = client\n"
+	"queues = 4\n"
+	"workers = 1,2, 3\n"
+	"[port uplink_1]\n"
+	"type = ethdev\n"
+	"devargs = net_memif0,role=server,socket=/tmp/m.sock\n"
+	"rxq = 2\n"
+	"txq = 3\n"
+	"workers = 7\n";
+
+static void test_full_file(void)
+{
+	const struct vsw_port_conf *p;
+	const char *path;
+
+	CHECK(load(full_conf, &path) == 0);
+	CHECK(strcmp(cfg.source, path) == 0);
+	CHECK(cfg.sw.burst == 64 && cfg.sw.tx_flush_interval_us == 100);
+	CHECK(cfg.sw.tx_retries == 0 && cfg.sw.poll_mode == VSW_POLL_ADAPTIVE);
+	CHECK(cfg.sw.fdb_size == 1024 && cfg.sw.fdb_aging_s == 0);
+	CHECK(cfg.sw.mbufs == 8191);
+	CHECK(strcmp(cfg.sw.run_dir, "/tmp/vsw-full") == 0);
+	CHECK(cfg.n_ports == 2);
+	p = &cfg.ports[0];
+	CHECK(strcmp(p->name, "vm0") == 0 && p->type == VSW_PORT_VHOST);
+	CHECK(strcmp(p->path, "/tmp/vsw-full/a.sock") == 0);
+	CHECK(p->mode == VSW_VHOST_CLIENT && p->queues == 4);
+	CHECK(p->n_workers == 3 && p->workers[0] == 1 && p->workers[2] == 3);
+	p = &cfg.ports[1];
+	CHECK(strcmp(p->name, "uplink_1") == 0 && p->type == VSW_PORT_ETHDEV);
+	CHECK(strcmp(p->devargs, "net_memif0,role=server,socket=/tmp/m.sock") ==
+	      0);
+	CHECK(p->queues == 2 && p->txq == 3 && p->path[0] == '\0');
+	CHECK(p->n_workers == 1 && p->workers[0] == 7);
+}
+
+static void test_defaults_applied(void)
+{
+	const char *path;
+
+	CHECK(load(PORT0 "[port e0]\ntype=ethdev\ndevargs=net_null0\n",
+		   &path) == 0);
+	CHECK(cfg.sw.burst == 32 && cfg.sw.tx_retries == 4);
+	CHECK(cfg.sw.fdb_size == 65536 && cfg.sw.fdb_aging_s == 300);
+	CHECK(cfg.sw.mbufs == 32767 && cfg.sw.poll_mode == VSW_POLL_BUSY);
+	CHECK(cfg.n_ports == 2);
+	CHECK(strcmp(cfg.ports[0].path, "/run/vsw/vm0.sock") == 0);
+	CHECK(cfg.ports[0].mode == VSW_VHOST_SERVER);
+	CHECK(cfg.ports[0].queues == 1 && cfg.ports[0].n_workers == 0);
+	CHECK(cfg.ports[1].queues == 1 && cfg.ports[1].txq == 0);
+}
+
+static void test_run_dir_after_ports(void)
+{
+	const char *path;
+
+	CHECK(load(PORT0 "[switch]\nrun-dir = /tmp/late\n", &path) == 0);
+	CHECK(strcmp(cfg.ports[0].path, "/tmp/late/vm0.sock") == 0);
+	CHECK(load(PORT0 "[switch]\nrun-dir = /tmp/slash/\n", &path) == 0);
+	CHECK(strcmp(cfg.ports[0].path, "/tmp/slash/vm0.sock") == 0);
+}
+
+static void test_comments_whitespace(void)
+{
+	const char *path;
+
+	CHECK(load("  ; leading comment\n[ port vm0 ]   ; trailing\n"
+		   "\ttype\t=\tvhost-user\t; c\n  queues=  3;c\n\n",
+		   &path) == 0);
+	CHECK(cfg.n_ports == 1 && strcmp(cfg.ports[0].name, "vm0") == 0);
+	CHECK(cfg.ports[0].queues == 3);
+}
+
+static void test_unreadable(void)
+{
+	const char *missing = "/tmp/vsw_cfg_does_not_exist.conf";
+
+	memset(&cfg, 0, sizeof(cfg));
+	CHECK(vsw_config_load(missing, &cfg, err, sizeof(err)) == -ENOENT);
+	CHECK(strcmp(err, "/tmp/vsw_cfg_does_not_exist.conf: cannot read: "
+			  "No such file or directory") == 0);
+	CHECK(cfg.n_ports == 0 && cfg.sw.burst == 32);
+	CHECK(vsw_config_load("/tmp", &cfg, err, sizeof(err)) == -EISDIR);
+	CHECK(strcmp(err, "/tmp: cannot read: Is a directory") == 0);
+}
+
+static void test_syntax(void)
+{
+	char long_line[400];
+
+	CHECK(load_fails("[switch]\nburst 32\n",
+			 "cannot read: line 2 \"burst 32\": expected "
+			 "KEY = VALUE or [SECTION]"));
+	CHECK(load_fails("burst = 32\n" PORT0,
+			 "cannot read: line 1 \"burst = 32\": expected a "
+			 "[SECTION] before any key"));
+	CHECK(load_fails(PORT0 "[switch\n", "cannot read: line 3 \"[switch\": "
+					    "expected a closing ']'"));
+	snprintf(long_line, sizeof(long_line), PORT0 "path = /%0350d\n", 0);
+	CHECK(load_fails(long_line, "cannot read: line 3 \"...\": expected "
+				    "a line of at most 322 characters"));
+}
+
+static void test_unknown_section(void)
+{
+	CHECK(load_fails(PORT0 "[switches]\n",
+			 "[switches]: unknown section; expected [switch] or "
+			 "[port NAME]"));
+	CHECK(load_fails("[portvm0]\ntype = vhost-user\n",
+			 "[portvm0]: unknown section; expected [switch] or "
+			 "[port NAME]"));
+}
+
+#define BAD_NAME                                                               \
+	"invalid port name; expected [port NAME] with NAME 1..31 "             \
+	"characters of [A-Za-z0-9_] (telemetry keys allow no others)"
+
+static void test_port_name(void)
+{
+	const char *path;
+
+	CHECK(load_fails("[port vm-0]\ntype = vhost-user\n",
+			 "[port vm-0]: " BAD_NAME));
+	CHECK(load_fails("[port]\ntype = vhost-user\n", "[port]: " BAD_NAME));
+	CHECK(load_fails("[port  vm0]\ntype = vhost-user\n",
+			 "[port  vm0]: " BAD_NAME));
+	CHECK(load_fails("[port a2345678901234567890123456789012]\n",
+			 "[port a2345678901234567890123456789012]: " BAD_NAME));
+	CHECK(load("[port a234567890123456789012345678901]\ntype=vhost-user\n",
+		   &path) == 0);
+}
+
+static void test_unknown_keys(void)
+{
+	CHECK(load_fails(PORT0 "[switch]\nburts = 32\n",
+			 "[switch] burts = \"32\": expected a [switch] key "
+			 "(burst, tx-flush-interval-us, tx-retries, "
+			 "poll-mode, fdb-size, fdb-aging-s, mbufs, run-dir)"));
+	CHECK(load_fails(PORT0 "queue = 2\n",
+			 "[port vm0] queue = \"2\": expected a port key (type, "
+			 "path, mode, devargs, queues, rxq, txq, workers)"));
+}
+
+static void test_keys_wrong_type(void)
+{
+	CHECK(load_fails(PORT0 "devargs = net_null0\n",
+			 "[port vm0] devargs = \"net_null0\": expected a "
+			 "vhost-user port key (type, path, mode, queues, "
+			 "workers)"));
+	CHECK(load_fails(PORT0 "txq = 1\n", "[port vm0] txq = \"1\": expected "
+					    "a vhost-user port key (type, "
+					    "path, mode, queues, workers)"));
+	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
+			 "[port e0] path = \"/x.sock\": expected an ethdev "
+			 "port key (type, devargs, queues, rxq, txq, "
+			 "workers)"));
+	CHECK(load_fails("[port e0]\ntype = ethdev\nmode = server\n",
+			 "[port e0] mode = \"server\": expected an ethdev "
+			 "port key (type, devargs, queues, rxq, txq, "
+			 "workers)"));
+}
+
+static void test_non_numeric(void)
+{
+	CHECK(load_fails(PORT0 "queues = abc\n",
+			 "[port vm0] " BAD_INT("queues", "abc", "1..16")));
+	CHECK(load_fails(PORT0 "queues = 12abc\n",
+			 "[port vm0] " BAD_INT("queues", "12abc", "1..16")));
+	CHECK(load_fails(PORT0 "queues = -1\n",
+			 "[port vm0] " BAD_INT("queues", "-1", "1..16")));
+	CHECK(load_fails(PORT0 "queues =\n",
+			 "[port vm0] " BAD_INT("queues", "", "1..16")));
+	CHECK(load_fails(PORT0 "queues = +2\n",
+			 "[port vm0] " BAD_INT("queues", "+2", "1..16")));
+	CHECK(load_fails(PORT0 "queues = 0x2\n",
+			 "[port vm0] " BAD_INT("queues", "0x2", "1..16")));
+	CHECK(load_fails(PORT0 "[switch]\nburst = 99999999999999999999\n",
+			 "[switch] " BAD_INT("burst", "99999999999999999999",
+					     "1..256")));
+}
+
+static void test_switch_ranges(void)
+{
+	const char *path;
+
+	CHECK(load_fails(PORT0 "[switch]\nburst = 0\n",
+			 "[switch] " BAD_INT("burst", "0", "1..256")));
+	CHECK(load_fails(PORT0 "[switch]\nburst = 257\n",
+			 "[switch] " BAD_INT("burst", "257", "1..256")));
+	CHECK(load_fails(PORT0 "[switch]\ntx-retries = 33\n",
+			 "[switch] " BAD_INT("tx-retries", "33", "0..32")));
+	CHECK(load_fails(
+		PORT0 "[switch]\nfdb-size = 15\n",
+		"[switch] " BAD_INT("fdb-size", "15", "16..16777216")));
+	CHECK(load_fails(PORT0 "[switch]\nfdb-aging-s = 86401\n",
+			 "[switch] " BAD_INT("fdb-aging-s", "86401",
+					     "0..86400 (0 = never)")));
+	CHECK(load_fails(
+		PORT0 "[switch]\nmbufs = 1023\n",
+		"[switch] " BAD_INT("mbufs", "1023", "1024..4194304")));
+	CHECK(load_fails(PORT0 "[switch]\ntx-flush-interval-us = 1000001\n",
+			 "[switch] " BAD_INT("tx-flush-interval-us", "1000001",
+					     "0..1000000 (0 = flush every "
+					     "iteration)")));
+	CHECK(load(PORT0 "[switch]\nburst = 256\nmbufs = 4194304\n"
+			 "fdb-size = 16777216\nfdb-aging-s = 86400\n",
+		   &path) == 0);
+	CHECK(cfg.sw.burst == 256 && cfg.sw.mbufs == 4194304);
+}
+
+static void test_switch_enums_paths(void)
+{
+	CHECK(load_fails(PORT0 "[switch]\npoll-mode = lazy\n",
+			 "[switch] poll-mode = \"lazy\": expected busy or "
+			 "adaptive"));
+	CHECK(load_fails(PORT0 "[switch]\nrun-dir = run/vsw\n",
+			 "[switch] run-dir = \"run/vsw\": expected an absolute "
+			 "path shorter than 256 characters"));
+}
+
+static void test_port_values(void)
+{
+	CHECK(load_fails(PORT0 "queues = 17\n",
+			 "[port vm0] " BAD_INT("queues", "17", "1..16")));
+	CHECK(load_fails(PORT0 "mode = listen\n",
+			 "[port vm0] mode = \"listen\": expected server or "
+			 "client"));
+	CHECK(load_fails("[port vm0]\ntype = tap\n",
+			 "[port vm0] type = \"tap\": expected vhost-user or "
+			 "ethdev"));
+	CHECK(load_fails("[port e0]\ntype = ethdev\ndevargs = x\ntxq = 17\n",
+			 "[port e0] txq = \"17\": expected an integer in 0..16 "
+			 "(0 = one per worker)"));
+	CHECK(load_fails("[port e0]\ntype = ethdev\ndevargs =\n",
+			 "[port e0] devargs = \"\": expected ethdev devargs "
+			 "such as net_memif0,role=server, 1..254 characters"));
+}
+
+static void test_missing_keys(void)
+{
+	CHECK(load_fails("[port vm0]\nqueues = 2\n",
+			 "[port vm0] type: missing; expected vhost-user or "
+			 "ethdev"));
+	CHECK(load_fails("[port e0]\ntype = ethdev\nrxq = 2\n",
+			 "[port e0] devargs: missing; expected ethdev devargs "
+			 "such as net_memif0,role=server"));
+}
+
+static void test_sock_path(void)
+{
+	char text[256];
+	const char *path;
+
+	CHECK(load_fails(PORT0 "path = vm0.sock\n",
+			 "[port vm0] path = \"vm0.sock\": expected an absolute "
+			 "path shorter than 108 characters (sun_path)"));
+	/* 107 characters fit in sun_path with the NUL, 108 do not */
+	snprintf(text, sizeof(text), PORT0 "path = /%0106d\n", 0);
+	CHECK(load(text, &path) == 0);
+	snprintf(text, sizeof(text), PORT0 "path = /%0107d\n", 0);
+	CHECK(load(text, &path) == -EINVAL);
+	CHECK(strstr(err, "[port vm0] path = \"/000") != NULL);
+	CHECK(strstr(err, "expected an absolute path shorter than 108") !=
+	      NULL);
+}
+
+static void test_duplicates(void)
+{
+	CHECK(load_fails(PORT0 PORT0, "[port vm0]: duplicate port name; "
+				      "expected each port name once"));
+	CHECK(load_fails(PORT0 "path = /tmp/a.sock\n[port vm1]\n"
+			       "type = vhost-user\npath = /tmp/a.sock\n",
+			 "[port vm1] path = \"/tmp/a.sock\": expected a socket "
+			 "path no other port uses (port vm0 uses it)"));
+	/* a default path collides with an explicit one */
+	CHECK(load_fails(PORT0 "[port vm1]\ntype = vhost-user\n"
+			       "path = /run/vsw/vm0.sock\n",
+			 "[port vm1] path = \"/run/vsw/vm0.sock\": expected a "
+			 "socket path no other port uses (port vm0 uses it)"));
+	CHECK(load_fails(PORT0 "queues = 1\nqueues = 2\n",
+			 "[port vm0] queues = \"2\": expected queues only once "
+			 "in a section"));
+	CHECK(load_fails("[port e0]\ntype = ethdev\ndevargs = x\nqueues = 1\n"
+			 "rxq = 2\n",
+			 "[port e0] rxq = \"2\": expected only one of queues "
+			 "and rxq"));
+	CHECK(load_fails(PORT0 "[switch]\n[switch]\n",
+			 "[switch]: duplicate section; expected one [switch] "
+			 "section"));
+}
+
+static void test_zero_ports(void)
+{
+	CHECK(load_fails("[switch]\nburst = 32\n",
+			 "0 ports; expected 1..64 [port NAME] sections"));
+	CHECK(load_fails("", "0 ports; expected 1..64 [port NAME] sections"));
+}
+
+static void test_too_many_ports(void)
+{
+	static char text[65 * 40];
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < 65; i++)
+		off += snprintf(text + off, sizeof(text) - off,
+				"[port p%d]\ntype = vhost-user\n", i);
+	CHECK(load_fails(text, "[port p64]: too many ports; expected at most "
+			       "64 [port NAME] sections"));
+}
+
+#define BAD_WORKERS(v)                                                         \
+	"[port vm0] workers = \"" v "\": expected a comma-separated list of "  \
+	"1..16 lcore ids (0..1023)"
+
+static void test_workers(void)
+{
+	CHECK(load_fails(PORT0 "workers = 1,,2\n", BAD_WORKERS("1,,2")));
+	CHECK(load_fails(PORT0 "workers = 1,a\n", BAD_WORKERS("1,a")));
+	CHECK(load_fails(PORT0 "workers = 1,\n", BAD_WORKERS("1,")));
+	CHECK(load_fails(PORT0 "workers = 1024\n", BAD_WORKERS("1024")));
+	CHECK(load_fails(PORT0 "workers = 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,"
+			       "15,16\n",
+			 BAD_WORKERS("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,"
+				     "16")));
+}
+
+static void test_error_resets_cfg(void)
+{
+	const char *path;
+
+	CHECK(load(full_conf, &path) == 0 && cfg.n_ports == 2);
+	CHECK(load(PORT0 "bogus = 1\n", &path) == -EINVAL);
+	CHECK(cfg.n_ports == 0 && cfg.sw.burst == 32);
+	CHECK(strcmp(cfg.sw.run_dir, "/run/vsw") == 0);
+	/* a NULL error buffer is allowed */
+	path = write_conf("[bad]\n");
+	CHECK(vsw_config_load(path, &cfg, NULL, 0) == -EINVAL);
+}
+
+static void test_kv_vhost(void)
+{
+	struct vsw_port_conf pc;
+	struct vsw_switch_conf sw;
+
+	vsw_config_init(&cfg);
+	sw = cfg.sw;
+	CHECK(vsw_config_port_from_kv("vm2",
+				      "type=vhost-user,path=/x.sock,"
+				      "mode=client,queues=2",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(strcmp(pc.name, "vm2") == 0 && pc.type == VSW_PORT_VHOST);
+	CHECK(strcmp(pc.path, "/x.sock") == 0);
+	CHECK(pc.mode == VSW_VHOST_CLIENT && pc.queues == 2);
+	snprintf(sw.run_dir, sizeof(sw.run_dir), "/tmp/kv");
+	CHECK(vsw_config_port_from_kv("vm3", " type = vhost-user ,", &sw, &pc,
+				      err, sizeof(err)) == 0);
+	CHECK(strcmp(pc.path, "/tmp/kv/vm3.sock") == 0);
+	CHECK(pc.mode == VSW_VHOST_SERVER && pc.queues == 1);
+	CHECK(vsw_config_port_from_kv("vm4", "type=vhost-user", NULL, &pc, err,
+				      sizeof(err)) == 0);
+	CHECK(strcmp(pc.path, "/run/vsw/vm4.sock") == 0);
+}
+
+static void test_kv_devargs_commas(void)
+{
+	struct vsw_port_conf pc;
+
+	vsw_config_init(&cfg);
+	CHECK(vsw_config_port_from_kv("up",
+				      "type=ethdev,rxq=2,txq=1,workers=1,"
+				      "devargs=net_memif0,role=server,"
+				      "socket=/x",
+				      &cfg.sw, &pc, err, sizeof(err)) == 0);
+	CHECK(pc.type == VSW_PORT_ETHDEV && pc.queues == 2 && pc.txq == 1);
+	CHECK(pc.n_workers == 1 && pc.workers[0] == 1);
+	CHECK(strcmp(pc.devargs, "net_memif0,role=server,socket=/x") == 0);
+	/* devargs not last: the rest is taken as devargs, rxq is lost */
+	CHECK(vsw_config_port_from_kv("up",
+				      "type=ethdev,devargs=net_null0,"
+				      "rxq=2",
+				      &cfg.sw, &pc, err, sizeof(err)) == 0);
+	CHECK(strcmp(pc.devargs, "net_null0,rxq=2") == 0 && pc.queues == 1);
+}
+
+static void test_kv_errors(void)
+{
+	struct vsw_port_conf pc;
+
+	vsw_config_init(&cfg);
+	CHECK(vsw_config_port_from_kv("vm0", "type=vhost-user,queues=abc",
+				      &cfg.sw, &pc, err,
+				      sizeof(err)) == -EINVAL);
+	CHECK(strcmp(err, "<command>: [port vm0] queues = \"abc\": expected "
+			  "an integer in 1..16") == 0);
+	CHECK(vsw_config_port_from_kv("vm0", "type=vhost-user,client", &cfg.sw,
+				      &pc, err, sizeof(err)) == -EINVAL);
+	CHECK(strcmp(err, "<command>: [port vm0] \"client\": expected "
+			  "KEY=VALUE") == 0);
+	CHECK(vsw_config_port_from_kv("vm0", "", &cfg.sw, &pc, err,
+				      sizeof(err)) == -EINVAL);
+	CHECK(strcmp(err, "<command>: [port vm0] type: missing; expected "
+			  "vhost-user or ethdev") == 0);
+	CHECK(vsw_config_port_from_kv("vm-0", "type=vhost-user", &cfg.sw, &pc,
+				      err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "<command>: [port vm-0]: invalid port name") == err);
+	CHECK(vsw_config_port_from_kv("vm0", "type=vhost-user,devargs=x",
+				      &cfg.sw, &pc, err,
+				      sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "devargs = \"x\": expected a vhost-user port key"));
+	CHECK(vsw_config_port_from_kv("e0", "type=ethdev", &cfg.sw, &pc, err,
+				      sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "[port e0] devargs: missing; expected") != NULL);
+}
+
+static bool lcore_1_to_3(unsigned int lcore, void *arg)
+{
+	(*(unsigned int *)arg)++;
+	return lcore >= 1 && lcore <= 3;
+}
+
+static void test_validate_lcores(void)
+{
+	unsigned int calls = 0;
+	const char *path;
+
+	CHECK(load(PORT0 "workers = 1,3\n[port vm1]\ntype = vhost-user\n"
+			 "workers = 2, 5\n",
+		   &path) == 0);
+	CHECK(vsw_config_validate(&cfg, NULL, NULL, err, sizeof(err)) == 0);
+	CHECK(vsw_config_validate(&cfg, lcore_1_to_3, &calls, err,
+				  sizeof(err)) == -EINVAL);
+	CHECK(calls == 4);
+	snprintf(want, sizeof(want),
+		 "%s: [port vm1] workers = \"5\": expected a worker lcore id "
+		 "(lcore 5 is not a worker)",
+		 path);
+	CHECK(strcmp(err, want) == 0);
+	cfg.ports[1].workers[1] = 3;
+	CHECK(vsw_config_validate(&cfg, lcore_1_to_3, &calls, err,
+				  sizeof(err)) == 0);
+}
+
+static void test_validate_lengths(void)
+{
+	char dir[200];
+
+	snprintf(dir, sizeof(dir), "/%0150d", 0);
+	vsw_config_default(&cfg, dir);
+	CHECK(vsw_config_validate(&cfg, NULL, NULL, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK(strstr(err, "<default>: [port vm0] path = \"/0000") == err);
+	CHECK(strstr(err, "vm0.sock\": expected an absolute path shorter than "
+			  "108 characters (sun_path)") != NULL);
+	vsw_config_default(&cfg, "relative");
+	CHECK(vsw_config_validate(&cfg, NULL, NULL, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK(strcmp(err, "<default>: [switch] run-dir = \"relative\": "
+			  "expected an absolute path shorter than 256 "
+			  "characters") == 0);
+	vsw_config_default(&cfg, NULL);
+	cfg.n_ports = 0;
+	CHECK(vsw_config_validate(&cfg, NULL, NULL, err, sizeof(err)) ==
+	      -EINVAL);
+	snprintf(cfg.ports[1].name, sizeof(cfg.ports[1].name), "vm0");
+	cfg.n_ports = 2;
+	CHECK(vsw_config_validate(&cfg, NULL, NULL, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK(strcmp(err, "<default>: [port vm0]: duplicate port name; "
+			  "expected each port name once") == 0);
+}
+
+/*
+ * Path of @rel in the source tree, from VSW_TEST_DATA (set by ctest to
+ * <src>/tests/data) or else from this file's path (absolute under CMake).
+ */
+static const char *src_path(const char *rel)
+{
+	static char buf[VSW_PATH_MAX];
+	const char *base = getenv("VSW_TEST_DATA");
+	const char *tail = "tests/data";
+
+	if (base == NULL || strlen(base) < strlen(tail)) {
+		base = __FILE__;
+		tail = "tests/unit/test_config.c";
+	}
+	snprintf(buf, sizeof(buf), "%.*s%s", (int)(strlen(base) - strlen(tail)),
+		 base, rel);
+	return buf;
+}
+
+static void test_shipped_files(void)
+{
+	static const char *const files[] = {
+		"config/vsw.conf.sample",
+		"config/examples/two-vms.conf",
+		"config/examples/vm-and-memif.conf",
+		"config/examples/client-mode.conf",
+	};
+	struct vsw_config def;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (vsw_config_load(src_path(files[i]), &cfg, err,
+				    sizeof(err)) != 0) {
+			fprintf(stderr, "  %s\n", err);
+			CHECK(0);
+		}
+	}
+	/* two-vms.conf is the embedded default */
+	vsw_config_default(&def, NULL);
+	CHECK(vsw_config_load(src_path(files[1]), &cfg, err, sizeof(err)) == 0);
+	snprintf(def.source, sizeof(def.source), "%s", cfg.source);
+	CHECK(memcmp(&def, &cfg, sizeof(def)) == 0);
+	CHECK(vsw_config_load(src_path(files[2]), &cfg, err, sizeof(err)) == 0);
+	CHECK(cfg.n_ports == 2 && cfg.ports[1].type == VSW_PORT_ETHDEV);
+	CHECK(vsw_config_load(src_path(files[3]), &cfg, err, sizeof(err)) == 0);
+	CHECK(cfg.ports[0].mode == VSW_VHOST_CLIENT &&
+	      cfg.ports[1].queues == 2);
+}
+
+int main(void)
+{
+	unsigned int i;
+
+	RUN(test_init);
+	RUN(test_default);
+	RUN(test_enum_strings);
+	RUN(test_full_file);
+	RUN(test_defaults_applied);
+	RUN(test_run_dir_after_ports);
+	RUN(test_comments_whitespace);
+	RUN(test_unreadable);
+	RUN(test_syntax);
+	RUN(test_unknown_section);
+	RUN(test_port_name);
+	RUN(test_unknown_keys);
+	RUN(test_keys_wrong_type);
+	RUN(test_non_numeric);
+	RUN(test_switch_ranges);
+	RUN(test_switch_enums_paths);
+	RUN(test_port_values);
+	RUN(test_missing_keys);
+	RUN(test_sock_path);
+	RUN(test_duplicates);
+	RUN(test_zero_ports);
+	RUN(test_too_many_ports);
+	RUN(test_workers);
+	RUN(test_error_resets_cfg);
+	RUN(test_kv_vhost);
+	RUN(test_kv_devargs_commas);
+	RUN(test_kv_errors);
+	RUN(test_validate_lcores);
+	RUN(test_validate_lengths);
+	RUN(test_shipped_files);
+	for (i = 0; i < n_tmp; i++)
+		unlink(tmp_paths[i]);
+	return TEST_EXIT();
+}

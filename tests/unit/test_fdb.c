@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * FDB unit test (no EAL): learn, move, refresh, aging, static entries,
+ * flush by port, a full table, bulk lookup against single lookups, walk
+ * pagination, and a randomized fill-lookup-delete run checked against a
+ * reference model.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fdb.h"
+#include "vsw_test.h"
+
+static int syncs;
+static void count_sync(void *arg)
+{
+	(void)arg;
+	syncs++;
+}
+
+static struct vsw_fdb *mk(uint32_t max)
+{
+	struct vsw_fdb_params p = {.max_entries = max, .sync = count_sync};
+
+	return vsw_fdb_create(&p);
+}
+
+static uint64_t key_n(uint32_t n, uint16_t vlan)
+{
+	uint8_t mac[6] = {0x02, 0, (uint8_t)(n >> 24), (uint8_t)(n >> 16),
+			  (uint8_t)(n >> 8), (uint8_t)n};
+
+	return vsw_fdb_key(mac, vlan);
+}
+
+static void test_key_roundtrip(void)
+{
+	uint8_t mac[6] = {0x02, 0x11, 0x22, 0x33, 0x44, 0x55}, out[6];
+	uint64_t k = vsw_fdb_key(mac, 100);
+
+	vsw_fdb_key_mac(k, out);
+	CHECK(memcmp(mac, out, 6) == 0);
+	CHECK(vsw_fdb_key_vlan(k) == 100);
+	CHECK(k != vsw_fdb_key(mac, 101));
+	CHECK(vsw_fdb_val_port(vsw_fdb_val(7, 99, false)) == 7);
+	CHECK(vsw_fdb_val_time(vsw_fdb_val(7, 99, false)) == 99);
+}
+
+static void test_create_limits(void)
+{
+	struct vsw_fdb_params p = {.max_entries = 8};
+
+	CHECK(vsw_fdb_create(&p) == NULL && errno == EINVAL);
+	p.max_entries = (1u << 24) + 1;
+	CHECK(vsw_fdb_create(&p) == NULL && errno == EINVAL);
+	CHECK(vsw_fdb_create(NULL) == NULL);
+}
+
+static void test_learn_move_refresh(void)
+{
+	struct vsw_fdb *f = mk(1024);
+	struct vsw_fdb_wstats ws = {0};
+	uint64_t v = 0, k = key_n(1, 0);
+
+	CHECK(!vsw_fdb_lookup(f, k, &v));
+	CHECK(vsw_fdb_learn(f, k, 3, 10, &ws) == 1);
+	CHECK(vsw_fdb_lookup(f, k, &v) && vsw_fdb_val_port(v) == 3);
+	CHECK(vsw_fdb_count(f) == 1 && ws.learned == 1);
+	/* same port, same second: nothing */
+	CHECK(vsw_fdb_learn(f, k, 3, 10, &ws) == 0);
+	/* refresh time */
+	CHECK(vsw_fdb_learn(f, k, 3, 12, &ws) == 0);
+	CHECK(vsw_fdb_lookup(f, k, &v) && vsw_fdb_val_time(v) == 12);
+	/* move */
+	CHECK(vsw_fdb_learn(f, k, 5, 13, &ws) == 2);
+	CHECK(vsw_fdb_lookup(f, k, &v) && vsw_fdb_val_port(v) == 5);
+	CHECK(ws.moved == 1 && ws.learned == 1 && vsw_fdb_count(f) == 1);
+	/* same MAC, another VLAN: another entry */
+	CHECK(vsw_fdb_learn(f, key_n(1, 7), 2, 13, &ws) == 1);
+	CHECK(vsw_fdb_count(f) == 2);
+	vsw_fdb_destroy(f);
+}
+
+static void test_aging(void)
+{
+	struct vsw_fdb *f = mk(64);
+	struct vsw_fdb_wstats ws = {0};
+	uint64_t v;
+
+	vsw_fdb_learn(f, key_n(1, 0), 1, 100, &ws);
+	vsw_fdb_learn(f, key_n(2, 0), 1, 150, &ws);
+	vsw_fdb_add_static(f, key_n(3, 0), 2, 1);
+	syncs = 0;
+	CHECK(vsw_fdb_age(f, 200, 300) == 0);
+	CHECK(syncs == 0); /* nothing removed: no grace period needed */
+	CHECK(vsw_fdb_age(f, 400, 300) == 1);
+	CHECK(syncs == 1);
+	CHECK(!vsw_fdb_lookup(f, key_n(1, 0), &v));
+	CHECK(vsw_fdb_lookup(f, key_n(2, 0), &v));
+	CHECK(vsw_fdb_age(f, 100000, 300) == 1);
+	CHECK(vsw_fdb_lookup(f, key_n(3, 0), &v)); /* static never ages */
+	CHECK(vsw_fdb_age(f, 100000, 0) == 0);	   /* 0 = aging off */
+	CHECK(vsw_fdb_cstats(f)->aged == 2);
+	CHECK(vsw_fdb_count(f) == 1);
+	vsw_fdb_destroy(f);
+}
+
+static void test_static_and_del(void)
+{
+	struct vsw_fdb *f = mk(64);
+	struct vsw_fdb_wstats ws = {0};
+	uint64_t v, k = key_n(9, 0);
+
+	CHECK(vsw_fdb_add_static(f, k, 4, 5) == 0);
+	CHECK(vsw_fdb_learn(f, k, 1, 6, &ws) == 0); /* static wins */
+	CHECK(vsw_fdb_lookup(f, k, &v) && vsw_fdb_val_port(v) == 4);
+	CHECK(v & VSW_FDB_VAL_STATIC);
+	CHECK(vsw_fdb_del(f, k) == 0);
+	CHECK(vsw_fdb_del(f, k) == -ENOENT);
+	CHECK(!vsw_fdb_lookup(f, k, &v));
+	CHECK(vsw_fdb_count(f) == 0);
+	/* the slot is reusable after the delete */
+	CHECK(vsw_fdb_learn(f, k, 1, 7, &ws) == 1);
+	vsw_fdb_destroy(f);
+}
+
+static void test_flush(void)
+{
+	struct vsw_fdb *f = mk(256);
+	struct vsw_fdb_wstats ws = {0};
+	uint64_t v;
+
+	for (uint32_t i = 0; i < 30; i++)
+		vsw_fdb_learn(f, key_n(i, 0), (uint16_t)(i % 3), 1, &ws);
+	vsw_fdb_add_static(f, key_n(100, 0), 1, 1);
+	CHECK(vsw_fdb_flush(f, 1, false) == 10);
+	CHECK(vsw_fdb_count(f) == 21);
+	CHECK(vsw_fdb_lookup(f, key_n(100, 0), &v));
+	CHECK(!vsw_fdb_lookup(f, key_n(1, 0), &v));
+	CHECK(vsw_fdb_lookup(f, key_n(2, 0), &v));
+	CHECK(vsw_fdb_flush(f, VSW_FDB_PORT_NONE, false) == 20);
+	CHECK(vsw_fdb_flush(f, VSW_FDB_PORT_NONE, true) == 1);
+	CHECK(vsw_fdb_count(f) == 0);
+	vsw_fdb_destroy(f);
+}
+
+static void test_full_table(void)
+{
+	struct vsw_fdb *f = mk(100);
+	struct vsw_fdb_wstats ws = {0};
+	uint32_t learned = 0;
+	uint64_t v;
+
+	for (uint32_t i = 0; i < 1000; i++)
+		if (vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws) == 1)
+			learned++;
+	CHECK(vsw_fdb_count(f) == 100);
+	CHECK(learned == 100);
+	CHECK(ws.refused == 900);
+	/* a full table still answers for what it has and refreshes it */
+	CHECK(vsw_fdb_lookup(f, key_n(0, 0), &v));
+	CHECK(vsw_fdb_learn(f, key_n(0, 0), 2, 2, &ws) == 2);
+	/* room again after aging */
+	CHECK(vsw_fdb_age(f, 1000, 10) == 100);
+	CHECK(vsw_fdb_learn(f, key_n(5000, 0), 1, 1000, &ws) == 1);
+	vsw_fdb_destroy(f);
+}
+
+static void test_bulk_matches_single(void)
+{
+	struct vsw_fdb *f = mk(4096);
+	struct vsw_fdb_wstats ws = {0};
+	uint64_t keys[256], vals[256], v;
+	int bad = 0;
+
+	for (uint32_t i = 0; i < 2000; i += 2)
+		vsw_fdb_learn(f, key_n(i, 0), (uint16_t)(i % 7), 3, &ws);
+	for (uint32_t i = 0; i < 256; i++)
+		keys[i] = key_n(i * 7, 0);
+	vsw_fdb_lookup_bulk(f, keys, 256, vals);
+	for (uint32_t i = 0; i < 256; i++) {
+		bool hit = vsw_fdb_lookup(f, keys[i], &v);
+
+		if (hit != (vals[i] != 0) || (hit && v != vals[i]))
+			bad++;
+	}
+	CHECK(bad == 0);
+	vsw_fdb_destroy(f);
+}
+
+static unsigned int walked;
+static void count_walk(uint64_t k, uint64_t v, void *arg)
+{
+	(void)k;
+	(void)v;
+	(void)arg;
+	walked++;
+}
+
+static void test_walk_pages(void)
+{
+	struct vsw_fdb *f = mk(512);
+	struct vsw_fdb_wstats ws = {0};
+	unsigned int total = 0, off = 0, n;
+
+	for (uint32_t i = 0; i < 300; i++)
+		vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws);
+	do {
+		walked = 0;
+		n = vsw_fdb_walk(f, off, 128, count_walk, NULL);
+		CHECK(n == walked);
+		total += n;
+		off += n;
+	} while (n == 128);
+	CHECK(total == 300);
+	vsw_fdb_destroy(f);
+}
+
+/* Random learn/delete/age against a reference array of what must be in. */
+static void test_randomized(void)
+{
+	enum { N = 20000, MAX = 16384 };
+	struct vsw_fdb *f = mk(MAX);
+	struct vsw_fdb_wstats ws = {0};
+	static uint16_t ref[N]; /* 0 = absent, else port + 1 */
+	uint32_t in = 0, mismatches = 0;
+	uint64_t v;
+
+	srand(12345);
+	for (int step = 0; step < 200000; step++) {
+		uint32_t i = (uint32_t)rand() % N;
+		uint16_t port = (uint16_t)(rand() % 8);
+
+		if (rand() % 4 == 0) {
+			int rc = vsw_fdb_del(f, key_n(i, 0));
+
+			CHECK((rc == 0) == (ref[i] != 0));
+			in -= ref[i] != 0;
+			ref[i] = 0;
+		} else {
+			int rc = vsw_fdb_learn(f, key_n(i, 0), port, 1, &ws);
+
+			if (rc == 1) {
+				in++;
+				ref[i] = port + 1;
+			} else if (rc == 2 || (rc == 0 && ref[i])) {
+				ref[i] = port + 1;
+			} else {
+				/* refused only when full or buckets full */
+				CHECK(rc == -ENOSPC && ref[i] == 0);
+			}
+		}
+	}
+	for (uint32_t i = 0; i < N; i++) {
+		bool hit = vsw_fdb_lookup(f, key_n(i, 0), &v);
+
+		if (hit != (ref[i] != 0) ||
+		    (hit && vsw_fdb_val_port(v) + 1 != ref[i]))
+			mismatches++;
+	}
+	CHECK(mismatches == 0);
+	CHECK(vsw_fdb_count(f) == in);
+	/* fill to the limit: bucket overflow must be rare */
+	for (uint32_t i = 100000; vsw_fdb_count(f) < MAX && i < 400000; i++)
+		vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws);
+	CHECK(vsw_fdb_count(f) == MAX);
+	vsw_fdb_destroy(f);
+}
+
+int main(void)
+{
+	RUN(test_key_roundtrip);
+	RUN(test_create_limits);
+	RUN(test_learn_move_refresh);
+	RUN(test_aging);
+	RUN(test_static_and_del);
+	RUN(test_flush);
+	RUN(test_full_table);
+	RUN(test_bulk_matches_single);
+	RUN(test_walk_pages);
+	RUN(test_randomized);
+	return TEST_EXIT();
+}

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vswgen data path: the frame template, building a burst (template copy,
+ * then patch source MAC, flow, sequence and TSC), TSC pacing, RX accounting
+ * (magic check, per-flow reorder/duplicate tracking, latency) and the
+ * single-lcore trial loop: tx burst, rx burst, repeat; then drain.
+ *
+ * Frames are Ethernet (optionally 802.1Q) with ethertype 0x88b5 followed by
+ * struct gen_hdr; the rest of the payload is not written (whatever the mbuf
+ * held). Source MAC i of --macs N is flow i % 1024; each flow has its own
+ * sequence numbers, so reordering is judged per flow.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_random.h>
+
+#include "vswgen.h"
+
+static uint64_t mac_to_u64(const struct rte_ether_addr *m)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
+		v = (v << 8) | m->addr_bytes[i];
+	return v;
+}
+
+static void u64_to_mac(uint64_t v, uint8_t *p)
+{
+	int i;
+
+	for (i = RTE_ETHER_ADDR_LEN - 1; i >= 0; i--) {
+		p[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+/* Ethernet (+ 802.1Q) header and a zeroed gen_hdr with the fixed fields. */
+static void build_template(struct gen_ctx *c, const struct rte_ether_addr *src)
+{
+	const struct gen_opts *o = c->o;
+	uint8_t *p = c->tmpl;
+	struct gen_hdr h;
+	uint16_t v;
+
+	memset(c->tmpl, 0, sizeof(c->tmpl));
+	memcpy(p, &o->dst_mac, RTE_ETHER_ADDR_LEN);
+	memcpy(p + 6, src, RTE_ETHER_ADDR_LEN);
+	p += 12;
+	if (o->vlan >= 0) {
+		v = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		memcpy(p, &v, 2);
+		v = rte_cpu_to_be_16((uint16_t)o->vlan);
+		memcpy(p + 2, &v, 2);
+		p += 4;
+	}
+	v = rte_cpu_to_be_16(GEN_ETHERTYPE);
+	memcpy(p, &v, 2);
+	p += 2;
+	c->hdr_off = (uint32_t)(p - c->tmpl);
+	memset(&h, 0, sizeof(h));
+	h.magic = GEN_MAGIC;
+	h.run_id = c->run_id;
+	memcpy(p, &h, sizeof(h));
+	c->tmpl_len = c->hdr_off + sizeof(h);
+}
+
+static int tx_mac_port(const struct gen_ctx *c)
+{
+	return c->tx_port != GEN_PORT_NONE ? c->tx_port : c->rx_port;
+}
+
+int gen_ctx_init(struct gen_ctx *c)
+{
+	const struct gen_opts *o = c->o;
+	struct rte_ether_addr src;
+	int port = tx_mac_port(c);
+
+	memset(&src, 0, sizeof(src));
+	if (o->src_mac_set)
+		src = o->src_mac;
+	else if (port >= 0)
+		rte_eth_macaddr_get((uint16_t)port, &src);
+	c->src_base = mac_to_u64(&src);
+	c->hz = rte_get_tsc_hz();
+	c->run_id = (uint32_t)rte_rand();
+	c->nflows = o->macs < GEN_MAX_FLOWS ? o->macs : GEN_MAX_FLOWS;
+	c->flows = calloc(c->nflows, sizeof(*c->flows));
+	if (c->flows == NULL)
+		return -1;
+	build_template(c, &src);
+	return 0;
+}
+
+void gen_ctx_free(struct gen_ctx *c)
+{
+	free(c->flows);
+	c->flows = NULL;
+}
+
+/* Iterates source MAC index and flow together without a division. */
+struct mac_cursor {
+	uint32_t mac;
+	uint32_t flow;
+};
+
+static inline void cursor_next(const struct gen_ctx *c, struct mac_cursor *k)
+{
+	if (++k->mac == c->o->macs)
+		k->mac = 0;
+	if (++k->flow == c->nflows)
+		k->flow = 0;
+	if (k->mac == 0)
+		k->flow = 0;
+}
+
+/*
+ * Allocate and fill n frames. With hdr == false the frames are plain
+ * announcements (no vswgen magic). Returns the number built (0 when the
+ * pool is empty).
+ */
+static unsigned int build_burst(struct gen_ctx *c, struct rte_mbuf **m,
+				unsigned int n, struct mac_cursor *k, bool hdr)
+{
+	const uint32_t size = c->o->size;
+	const uint64_t tsc = rte_rdtsc();
+	struct gen_hdr *h;
+	unsigned int i;
+	uint8_t *p;
+
+	if (rte_pktmbuf_alloc_bulk(c->mp, m, n) != 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		p = rte_pktmbuf_mtod(m[i], uint8_t *);
+		memcpy(p, c->tmpl, c->tmpl_len);
+		m[i]->data_len = (uint16_t)size;
+		m[i]->pkt_len = size;
+		if (c->o->macs > 1)
+			u64_to_mac(c->src_base + k->mac, p + 6);
+		h = (struct gen_hdr *)(p + c->hdr_off);
+		if (hdr) {
+			h->trial = c->trial;
+			h->flow = k->flow;
+			h->seq = c->tx_seq[k->flow]++;
+			h->tsc = tsc;
+		} else {
+			h->magic = 0;
+		}
+		cursor_next(c, k);
+	}
+	return n;
+}
+
+/* Send what was built; count and free what the ring did not take. */
+static void send_burst(struct gen_ctx *c, struct rte_mbuf **m, unsigned int n,
+		       struct trial_stats *s)
+{
+	uint16_t sent;
+
+	sent = rte_eth_tx_burst((uint16_t)c->tx_port, 0, m, (uint16_t)n);
+	s->tx_packets += sent;
+	if (sent < n) {
+		s->tx_ring_full++;
+		s->tx_dropped += n - sent;
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+	}
+}
+
+/* Receive and free everything waiting on every port but skip. */
+static void drain_others(const struct gen_ctx *c, int skip)
+{
+	struct rte_mbuf *m[GEN_MAX_BURST];
+	uint16_t p, n;
+
+	for (p = 0; p < c->nb_ports; p++) {
+		if ((int)p == skip)
+			continue;
+		n = rte_eth_rx_burst(p, 0, m, GEN_MAX_BURST);
+		if (n > 0)
+			rte_pktmbuf_free_bulk(m, n);
+	}
+}
+
+void gen_announce(struct gen_ctx *c)
+{
+	struct rte_mbuf *m[GEN_MAX_BURST];
+	struct trial_stats s;
+	struct mac_cursor k = {0, 0};
+	uint32_t left = c->o->announce, n;
+	int port = tx_mac_port(c), saved = c->tx_port;
+	uint64_t end;
+
+	if (left == 0 || port < 0)
+		return;
+	c->tx_port = port;
+	memset(&s, 0, sizeof(s));
+	while (left > 0 && !gen_stop) {
+		n = left < c->o->burst ? left : c->o->burst;
+		n = build_burst(c, m, n, &k, false);
+		if (n > 0)
+			send_burst(c, m, n, &s);
+		left -= n;
+		drain_others(c, -1);
+	}
+	c->tx_port = saved;
+	end = rte_rdtsc() + c->hz / 10;
+	while (rte_rdtsc() < end && !gen_stop) {
+		drain_others(c, -1);
+		usleep(1000);
+	}
+}
+
+/* Move the window top to seq, clearing the bits of the skipped sequences. */
+static void window_advance(struct flow_rx *f, uint64_t seq)
+{
+	uint64_t s;
+
+	if (seq - f->top >= GEN_SEQ_WINDOW) {
+		memset(f->win, 0, sizeof(f->win));
+	} else {
+		for (s = f->top; s < seq; s++)
+			f->win[(s / 64) % (GEN_SEQ_WINDOW / 64)] &=
+				~(1ull << (s % 64));
+	}
+	f->top = seq + 1;
+}
+
+/*
+ * Per-flow sequence check. A sequence above the highest seen opens the
+ * window up to it; a lower one is reordered, or a duplicate when its bit
+ * in the last GEN_SEQ_WINDOW sequences is already set (an older one is
+ * counted as reordered only: duplicates that far back are not detected).
+ */
+static void track_seq(struct flow_rx *f, uint64_t seq, struct trial_stats *s)
+{
+	uint64_t bit = 1ull << (seq % 64);
+	uint64_t *w = &f->win[(seq / 64) % (GEN_SEQ_WINDOW / 64)];
+
+	if (f->top == 0 || seq >= f->top) {
+		window_advance(f, seq);
+		*w |= bit;
+		return;
+	}
+	if (f->top - 1 - seq >= GEN_SEQ_WINDOW) {
+		s->reordered++;
+		return;
+	}
+	if (*w & bit) {
+		s->duplicates++;
+		return;
+	}
+	*w |= bit;
+	s->reordered++;
+}
+
+static const struct gen_hdr *find_hdr(struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t off = 12;
+	uint16_t et;
+
+	if (m->data_len < 14 + sizeof(struct gen_hdr))
+		return NULL;
+	memcpy(&et, p + off, 2);
+	if (et == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
+		off += 4;
+		if (m->data_len < 18 + sizeof(struct gen_hdr))
+			return NULL;
+		memcpy(&et, p + off, 2);
+	}
+	if (et != rte_cpu_to_be_16(GEN_ETHERTYPE))
+		return NULL;
+	return (const struct gen_hdr *)(p + off + 2);
+}
+
+/*
+ * Account one received burst. Frames with the magic count as rx_packets
+ * (also those of another vswgen on this host: the TSC is shared, so their
+ * latency is valid too); sequence tracking only for our own run. Our own
+ * frames from an earlier trial (a search) are stale, i.e. foreign.
+ */
+static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
+		       struct trial_stats *s)
+{
+	const uint64_t now = rte_rdtsc();
+	const struct gen_hdr *h;
+	uint64_t tsc;
+	uint16_t i;
+
+	s->rx_total += n;
+	for (i = 0; i < n; i++) {
+		h = find_hdr(m[i]);
+		if (h == NULL || h->magic != GEN_MAGIC)
+			continue;
+		if (h->run_id == c->run_id) {
+			if (h->trial != c->trial || h->flow >= c->nflows) {
+				s->rx_stale++;
+				continue;
+			}
+			track_seq(&c->flows[h->flow], h->seq, s);
+		}
+		s->rx_packets++;
+		s->rx_l1_bytes += m[i]->pkt_len + GEN_L1_OVERHEAD;
+		tsc = h->tsc;
+		hist_add(&s->lat, now > tsc ? (uint64_t)((double)(now - tsc) *
+							 1e9 / (double)c->hz)
+					    : 0);
+	}
+	rte_pktmbuf_free_bulk(m, n);
+}
+
+/* TX pacing state of one trial. */
+struct pacer {
+	uint64_t start;
+	double per_cycle; /* packets per TSC cycle; 0: unpaced */
+	uint64_t attempted;
+	uint64_t limit; /* 0: none */
+	struct mac_cursor k;
+};
+
+/* One TX step: send a burst if the pacer says it is due. */
+static void tx_step(struct gen_ctx *c, struct pacer *pc, uint64_t now,
+		    struct trial_stats *s)
+{
+	struct rte_mbuf *m[GEN_MAX_BURST];
+	uint64_t want = c->o->burst, due;
+	unsigned int n;
+
+	if (pc->limit && pc->limit - pc->attempted < want)
+		want = pc->limit - pc->attempted;
+	if (pc->per_cycle > 0) {
+		due = (uint64_t)((double)(now - pc->start) * pc->per_cycle);
+		if (due < pc->attempted + want)
+			return;
+	}
+	n = build_burst(c, m, (unsigned int)want, &pc->k, true);
+	if (n == 0)
+		return;
+	send_burst(c, m, n, s);
+	pc->attempted += n;
+}
+
+static void progress_line(const struct gen_ctx *c, const struct trial_stats *s,
+			  const struct trial_stats *last, double dt)
+{
+	double tx = (double)(s->tx_packets - last->tx_packets) / dt / 1e6;
+	double rx = (double)(s->rx_packets - last->rx_packets) / dt / 1e6;
+	double loss = 0;
+
+	if (s->tx_packets > 0 && s->tx_packets > s->rx_packets)
+		loss = 100.0 * (double)(s->tx_packets - s->rx_packets) /
+		       (double)s->tx_packets;
+	(void)c;
+	printf("tx %8.3f Mpps  rx %8.3f Mpps  loss %6.3f%%  (drops at tx "
+	       "%" PRIu64 ")\n",
+	       tx, rx, loss, s->tx_dropped);
+	fflush(stdout);
+}
+
+static void reset_trial(struct gen_ctx *c, struct trial_stats *s)
+{
+	memset(s, 0, offsetof(struct trial_stats, lat));
+	hist_reset(&s->lat);
+	memset(c->tx_seq, 0, sizeof(c->tx_seq));
+	memset(c->flows, 0, c->nflows * sizeof(*c->flows));
+	c->trial++;
+}
+
+/*
+ * One trial: for `duration` seconds (or until --count frames) send at
+ * `rate` (0: as fast as the ring takes them) when `send`, receive all the
+ * time, then keep receiving --drain-ms. TX and RX share this lcore: each
+ * pass does one tx step and one rx burst. The loop is kept in one function
+ * so the hot path has no indirect calls.
+ */
+void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
+		   struct trial_stats *s)
+{
+	struct rte_mbuf *m[GEN_MAX_BURST];
+	struct trial_stats last;
+	struct pacer pc;
+	uint64_t now, tx_end, drain_end = 0, next_prog;
+	bool tx_open = true;
+	uint16_t n;
+
+	reset_trial(c, s);
+	memset(&pc, 0, sizeof(pc));
+	pc.limit = c->o->count;
+	pc.per_cycle = (double)rate / (double)c->hz;
+	send = send && c->tx_port >= 0;
+	memset(&last, 0, offsetof(struct trial_stats, lat));
+	pc.start = rte_rdtsc();
+	tx_end = pc.start + (uint64_t)(duration * (double)c->hz);
+	next_prog = pc.start + c->hz;
+	for (;;) {
+		now = rte_rdtsc();
+		if (tx_open && (now >= tx_end || gen_stop ||
+				(pc.limit && pc.attempted >= pc.limit))) {
+			tx_open = false;
+			s->duration_s =
+				(double)(now - pc.start) / (double)c->hz;
+			drain_end = now + c->hz * c->o->drain_ms / 1000;
+		}
+		if (tx_open && send)
+			tx_step(c, &pc, now, s);
+		else if (!tx_open && (now >= drain_end || gen_stop))
+			break;
+		n = 0;
+		if (c->rx_port >= 0) {
+			n = rte_eth_rx_burst((uint16_t)c->rx_port, 0, m,
+					     GEN_MAX_BURST);
+			if (n > 0)
+				rx_account(c, m, n, s);
+		}
+		if (c->rx_port >= 0)
+			drain_others(c, c->rx_port);
+		if (n == 0 && c->o->poll_sleep_us)
+			rte_delay_us_sleep(c->o->poll_sleep_us);
+		if (c->progress && now >= next_prog) {
+			progress_line(c, s, &last, 1.0);
+			memcpy(&last, s, offsetof(struct trial_stats, lat));
+			next_prog += c->hz;
+		}
+	}
+}

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vswgen command line: the options after "--". Every value is checked;
+ * a bad one prints 'vswgen: --opt "value": expected ...' and the caller
+ * exits 2. Checks that need the ports (does port N exist?) are done in
+ * main.c once EAL is up.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vswgen.h"
+
+enum {
+	OPT_TX_PORT = 256,
+	OPT_RX_PORT,
+	OPT_SRC_MAC,
+	OPT_DST_MAC,
+	OPT_MACS,
+	OPT_VLAN,
+	OPT_SIZE,
+	OPT_RATE,
+	OPT_COUNT,
+	OPT_DURATION,
+	OPT_BURST,
+	OPT_ANNOUNCE,
+	OPT_RX_ONLY,
+	OPT_DRAIN_MS,
+	OPT_LINK_WAIT,
+	OPT_POLL_SLEEP,
+	OPT_JSON,
+	OPT_QUIET,
+	OPT_SEARCH,
+	OPT_SEARCH_TRIAL,
+	OPT_LOSS_TOL,
+	OPT_SEARCH_STEPS,
+	OPT_LATENCY_AT,
+	OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+	{"tx-port", required_argument, NULL, OPT_TX_PORT},
+	{"rx-port", required_argument, NULL, OPT_RX_PORT},
+	{"src-mac", required_argument, NULL, OPT_SRC_MAC},
+	{"dst-mac", required_argument, NULL, OPT_DST_MAC},
+	{"macs", required_argument, NULL, OPT_MACS},
+	{"vlan", required_argument, NULL, OPT_VLAN},
+	{"size", required_argument, NULL, OPT_SIZE},
+	{"rate", required_argument, NULL, OPT_RATE},
+	{"count", required_argument, NULL, OPT_COUNT},
+	{"duration", required_argument, NULL, OPT_DURATION},
+	{"burst", required_argument, NULL, OPT_BURST},
+	{"announce", required_argument, NULL, OPT_ANNOUNCE},
+	{"rx-only", no_argument, NULL, OPT_RX_ONLY},
+	{"drain-ms", required_argument, NULL, OPT_DRAIN_MS},
+	{"link-wait", required_argument, NULL, OPT_LINK_WAIT},
+	{"poll-sleep-us", required_argument, NULL, OPT_POLL_SLEEP},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"quiet", no_argument, NULL, OPT_QUIET},
+	{"search", no_argument, NULL, OPT_SEARCH},
+	{"search-trial", required_argument, NULL, OPT_SEARCH_TRIAL},
+	{"loss-tolerance", required_argument, NULL, OPT_LOSS_TOL},
+	{"search-steps", required_argument, NULL, OPT_SEARCH_STEPS},
+	{"latency-at", required_argument, NULL, OPT_LATENCY_AT},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+void gen_usage(FILE *f)
+{
+	fputs("usage: vswgen [EAL args] -- [options]\n"
+	      "  --tx-port N|none     port to send on (default 0)\n"
+	      "  --rx-port N|none     port to receive on (default 1 if 2+ "
+	      "ports, else 0)\n"
+	      "  --src-mac MAC        source MAC (default: the tx port's)\n"
+	      "  --dst-mac MAC        destination MAC (default broadcast)\n"
+	      "  --macs N             cycle over N source MACs (default 1)\n"
+	      "  --vlan N             802.1Q tag with VLAN id N\n"
+	      "  --size BYTES         frame size without FCS, 60..1518 "
+	      "(default 64)\n"
+	      "  --rate PPS           offered packets/s (default 0: max)\n"
+	      "  --count N            stop after N packets (default 0: none)\n"
+	      "  --duration SEC       trial length (default 5)\n"
+	      "  --burst N            1..512 (default 32)\n"
+	      "  --announce N         send N broadcasts first, wait 100 ms\n"
+	      "  --rx-only            do not send during the trial\n"
+	      "  --drain-ms MS        receive MS ms after sending (default "
+	      "300)\n"
+	      "  --link-wait SEC      wait for links (default 10)\n"
+	      "  --poll-sleep-us N    sleep N us after an empty rx poll\n"
+	      "  --json               one JSON object at the end\n"
+	      "  --quiet              no per-second progress line\n"
+	      "  --search             zero-loss throughput search (RFC 2544)\n"
+	      "  --search-trial SEC   length of a search trial (default 2)\n"
+	      "  --loss-tolerance PCT accepted loss in a search (default 0)\n"
+	      "  --search-steps N     binary search steps (default 8)\n"
+	      "  --latency-at PCT     after --search, latency trial at PCT% "
+	      "of the found rate\n",
+	      f);
+}
+
+static int bad(const char *opt, const char *arg, const char *what)
+{
+	fprintf(stderr, "vswgen: --%s \"%s\": expected %s\n", opt, arg, what);
+	return -1;
+}
+
+/* Unsigned integer in [min, max], decimal or 0x hex. */
+static int parse_u64(const char *opt, const char *arg, uint64_t min,
+		     uint64_t max, const char *what, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (arg[0] == '\0' || arg[0] == '-')
+		return bad(opt, arg, what);
+	v = strtoull(arg, &end, 0);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return bad(opt, arg, what);
+	*out = v;
+	return 0;
+}
+
+static int parse_u32(const char *opt, const char *arg, uint32_t min,
+		     uint32_t max, const char *what, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(opt, arg, min, max, what, &v) < 0)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *arg, double min,
+			double max, const char *what, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (arg[0] == '\0' || errno != 0 || *end != '\0' || !isfinite(v) ||
+	    v < min || v > max)
+		return bad(opt, arg, what);
+	*out = v;
+	return 0;
+}
+
+static int parse_port(const char *opt, const char *arg, int *out)
+{
+	uint64_t v;
+
+	if (strcmp(arg, "none") == 0) {
+		*out = GEN_PORT_NONE;
+		return 0;
+	}
+	if (parse_u64(opt, arg, 0, RTE_MAX_ETHPORTS - 1,
+		      "a port id or \"none\"", &v) < 0)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_mac(const char *opt, const char *arg,
+		     struct rte_ether_addr *mac)
+{
+	if (rte_ether_unformat_addr(arg, mac) < 0)
+		return bad(opt, arg, "a MAC address like 02:00:00:00:00:01");
+	return 0;
+}
+
+static void set_defaults(struct gen_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->tx_port = GEN_PORT_DEFAULT;
+	o->rx_port = GEN_PORT_DEFAULT;
+	memset(&o->dst_mac, 0xff, sizeof(o->dst_mac));
+	o->macs = 1;
+	o->vlan = -1;
+	o->size = 64;
+	o->duration = 5;
+	o->burst = 32;
+	o->drain_ms = 300;
+	o->link_wait = 10;
+	o->search_trial = 2;
+	o->search_steps = 8;
+}
+
+/* Options taking no value, and the ports and MACs. */
+static int parse_flag_or_addr(int c, const char *arg, struct gen_opts *o)
+{
+	switch (c) {
+	case OPT_TX_PORT:
+		return parse_port("tx-port", arg, &o->tx_port);
+	case OPT_RX_PORT:
+		return parse_port("rx-port", arg, &o->rx_port);
+	case OPT_SRC_MAC:
+		o->src_mac_set = true;
+		return parse_mac("src-mac", arg, &o->src_mac);
+	case OPT_DST_MAC:
+		return parse_mac("dst-mac", arg, &o->dst_mac);
+	case OPT_RX_ONLY:
+		o->rx_only = true;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_QUIET:
+		o->quiet = true;
+		return 0;
+	case OPT_SEARCH:
+		o->search = true;
+		return 0;
+	}
+	return 1; /* not mine */
+}
+
+/* Options taking an integer. */
+static int parse_int_opt(int c, const char *arg, struct gen_opts *o)
+{
+	uint32_t v;
+
+	switch (c) {
+	case OPT_MACS:
+		return parse_u32("macs", arg, 1, 1u << 24,
+				 "a number of MACs, 1..16777216", &o->macs);
+	case OPT_VLAN:
+		if (parse_u32("vlan", arg, 0, 4095, "a VLAN id, 0..4095", &v))
+			return -1;
+		o->vlan = (int)v;
+		return 0;
+	case OPT_SIZE:
+		return parse_u32("size", arg, 60, 1518,
+				 "a frame size in bytes, 60..1518", &o->size);
+	case OPT_RATE:
+		return parse_u64("rate", arg, 0, 1000000000ull,
+				 "a number of packets per second", &o->rate);
+	case OPT_COUNT:
+		return parse_u64("count", arg, 0, UINT64_MAX / 2,
+				 "a number of packets", &o->count);
+	case OPT_BURST:
+		return parse_u32("burst", arg, 1, GEN_MAX_BURST,
+				 "a burst size, 1..512", &o->burst);
+	case OPT_ANNOUNCE:
+		return parse_u32("announce", arg, 0, 1u << 24,
+				 "a number of frames", &o->announce);
+	case OPT_DRAIN_MS:
+		return parse_u32("drain-ms", arg, 0, 3600000,
+				 "a number of milliseconds", &o->drain_ms);
+	case OPT_POLL_SLEEP:
+		return parse_u32("poll-sleep-us", arg, 0, 1000000,
+				 "a number of microseconds, 0..1000000",
+				 &o->poll_sleep_us);
+	case OPT_SEARCH_STEPS:
+		return parse_u32("search-steps", arg, 1, 64,
+				 "a number of steps, 1..64", &o->search_steps);
+	}
+	return 1;
+}
+
+/* Options taking a decimal number. */
+static int parse_real_opt(int c, const char *arg, struct gen_opts *o)
+{
+	switch (c) {
+	case OPT_DURATION:
+		return parse_double("duration", arg, 0.001, 86400 * 365,
+				    "a number of seconds", &o->duration);
+	case OPT_LINK_WAIT:
+		return parse_double("link-wait", arg, 0, 3600,
+				    "a number of seconds", &o->link_wait);
+	case OPT_SEARCH_TRIAL:
+		return parse_double("search-trial", arg, 0.01, 3600,
+				    "a number of seconds", &o->search_trial);
+	case OPT_LOSS_TOL:
+		return parse_double("loss-tolerance", arg, 0, 100,
+				    "a loss percentage, 0..100", &o->loss_tol);
+	case OPT_LATENCY_AT:
+		return parse_double("latency-at", arg, 0.001, 100,
+				    "a percentage of the zero-loss rate, "
+				    "0..100",
+				    &o->latency_at);
+	}
+	return 1;
+}
+
+static int check_combinations(const struct gen_opts *o)
+{
+	if (o->latency_at > 0 && !o->search) {
+		fprintf(stderr, "vswgen: --latency-at needs --search\n");
+		return -1;
+	}
+	if (o->search && (o->rx_only || o->tx_port == GEN_PORT_NONE ||
+			  o->rx_port == GEN_PORT_NONE)) {
+		fprintf(stderr, "vswgen: --search needs a tx and an rx port\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Parse argv (argv[0] is the program name, the rest the options after
+ * "--"). Returns 0, 1 when --help was printed, -1 on a usage error.
+ */
+int gen_parse_opts(int argc, char **argv, struct gen_opts *o)
+{
+	int c, rc;
+
+	set_defaults(o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+		if (c == OPT_HELP || c == 'h') {
+			gen_usage(stdout);
+			return 1;
+		}
+		if (c == '?' || c == ':') {
+			fprintf(stderr,
+				"vswgen: bad option \"%s\" (see --help)\n",
+				argv[optind - 1]);
+			return -1;
+		}
+		rc = parse_flag_or_addr(c, optarg, o);
+		if (rc > 0)
+			rc = parse_int_opt(c, optarg, o);
+		if (rc > 0)
+			rc = parse_real_opt(c, optarg, o);
+		if (rc != 0)
+			return -1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "vswgen: unexpected argument \"%s\"\n",
+			argv[optind]);
+		return -1;
+	}
+	return check_combinations(o);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vswgen results: derive the reported figures from a trial's counters
+ * (loss, rates, L1 bit rate, latency percentiles) and print them, either
+ * as a human summary or as the fields of the JSON object (main.c wraps
+ * them in braces and may append the search results).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "vswgen.h"
+
+void gen_result(const struct gen_ctx *c, const struct trial_stats *s,
+		struct trial_result *r)
+{
+	uint64_t unique = s->rx_packets - s->duplicates;
+	double d = s->duration_s > 0 ? s->duration_s : 1e-9;
+
+	(void)c;
+	r->rx_foreign = s->rx_total - s->rx_packets;
+	r->lost = s->tx_packets > unique ? s->tx_packets - unique : 0;
+	r->loss_pct = s->tx_packets
+			      ? 100.0 * (double)r->lost / (double)s->tx_packets
+			      : 0;
+	r->offered_mpps = (double)(s->tx_packets + s->tx_dropped) / d / 1e6;
+	r->tx_mpps = (double)s->tx_packets / d / 1e6;
+	r->rx_mpps = (double)s->rx_packets / d / 1e6;
+	r->rx_gbps = (double)s->rx_l1_bytes * 8 / d / 1e9;
+	r->p50 = hist_percentile(&s->lat, 50);
+	r->p90 = hist_percentile(&s->lat, 90);
+	r->p99 = hist_percentile(&s->lat, 99);
+	r->p999 = hist_percentile(&s->lat, 99.9);
+}
+
+void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s)
+{
+	struct trial_result r;
+
+	gen_result(c, s, &r);
+	printf("duration      %.3f s, frame size %u B\n", s->duration_s,
+	       c->o->size);
+	printf("tx            %" PRIu64 " packets (%.3f Mpps), offered %.3f "
+	       "Mpps\n",
+	       s->tx_packets, r.tx_mpps, r.offered_mpps);
+	printf("tx ring full  %" PRIu64 " times, %" PRIu64 " packets dropped\n",
+	       s->tx_ring_full, s->tx_dropped);
+	printf("rx            %" PRIu64 " total, %" PRIu64 " vswgen, %" PRIu64
+	       " foreign\n",
+	       s->rx_total, s->rx_packets, r.rx_foreign);
+	printf("rx rate       %.3f Mpps, %.3f Gbit/s (L1)\n", r.rx_mpps,
+	       r.rx_gbps);
+	printf("lost          %" PRIu64 " (%.4f%%), reordered %" PRIu64
+	       ", duplicates %" PRIu64 "\n",
+	       r.lost, r.loss_pct, s->reordered, s->duplicates);
+	printf("latency ns    p50 %" PRIu64 "  p90 %" PRIu64 "  p99 %" PRIu64
+	       "  p99.9 %" PRIu64 "  max %" PRIu64 "  (%" PRIu64 " samples)\n",
+	       r.p50, r.p90, r.p99, r.p999, s->lat.max, s->lat.count);
+}
+
+/* The per-trial JSON fields, without the enclosing braces. */
+void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
+			   const struct trial_stats *s)
+{
+	struct trial_result r;
+
+	gen_result(c, s, &r);
+	fprintf(f,
+		"\"tx_packets\":%" PRIu64 ",\"tx_ring_full\":%" PRIu64
+		",\"tx_dropped\":%" PRIu64 ",\"rx_total\":%" PRIu64
+		",\"rx_packets\":%" PRIu64 ",\"rx_foreign\":%" PRIu64
+		",\"lost\":%" PRIu64 ",\"loss_pct\":%.6f,\"reordered\":%" PRIu64
+		",\"duplicates\":%" PRIu64 ",\"duration_s\":%.6f"
+		",\"offered_mpps\":%.6f,\"rx_mpps\":%.6f,\"rx_gbps\":%.6f"
+		",\"size\":%u",
+		s->tx_packets, s->tx_ring_full, s->tx_dropped, s->rx_total,
+		s->rx_packets, r.rx_foreign, r.lost, r.loss_pct, s->reordered,
+		s->duplicates, s->duration_s, r.offered_mpps, r.rx_mpps,
+		r.rx_gbps, c->o->size);
+	fprintf(f,
+		",\"latency_ns\":{\"p50\":%" PRIu64 ",\"p90\":%" PRIu64
+		",\"p99\":%" PRIu64 ",\"p999\":%" PRIu64 ",\"max\":%" PRIu64
+		",\"samples\":%" PRIu64 "}",
+		r.p50, r.p90, r.p99, r.p999, s->lat.max, s->lat.count);
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vswgen: shared declarations of vsw's packet generator.
+ *
+ * The generator is split into: opts.c (command line), hist.c (log-linear
+ * latency histogram), gen.c (frame template, TX pacing, RX accounting, the
+ * trial loop), report.c (human and JSON output) and main.c (EAL, ports,
+ * signals, the single-trial and zero-loss search modes). Everything a trial
+ * needs travels in struct gen_ctx; the only global is the stop flag set by
+ * the signal handler.
+ */
+#ifndef VSWGEN_H
+#define VSWGEN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_ether.h>
+#include <rte_mempool.h>
+
+#define GEN_PORT_DEFAULT (-2) /* option not given */
+#define GEN_PORT_NONE (-1)    /* "none" */
+
+#define GEN_MAGIC 0x56535747u /* "VSWG" */
+#define GEN_ETHERTYPE 0x88b5  /* IEEE local experimental ethertype 1 */
+#define GEN_MAX_FLOWS 1024    /* sequence tracking is per flow */
+#define GEN_SEQ_WINDOW 4096   /* duplicate bitmap, in sequence numbers */
+#define GEN_MAX_BURST 512
+#define GEN_L1_OVERHEAD 24 /* FCS 4 + preamble/SFD 8 + IFG 12 */
+
+/* Payload header, right after the Ethernet (and 802.1Q) header. */
+struct gen_hdr {
+	uint32_t magic;
+	uint32_t run_id; /* random per process */
+	uint32_t trial;	 /* trial number inside this run */
+	uint32_t flow;
+	uint64_t seq;
+	uint64_t tsc; /* rte_rdtsc() when the burst was built */
+} __attribute__((packed));
+
+struct gen_opts {
+	int tx_port; /* GEN_PORT_DEFAULT, GEN_PORT_NONE or a port id */
+	int rx_port;
+	bool src_mac_set;
+	struct rte_ether_addr src_mac;
+	struct rte_ether_addr dst_mac;
+	uint32_t macs;
+	int vlan; /* -1: untagged */
+	uint32_t size;
+	uint64_t rate;
+	uint64_t count;
+	double duration;
+	uint32_t burst;
+	uint32_t announce;
+	bool rx_only;
+	uint32_t drain_ms;
+	double link_wait;
+	uint32_t poll_sleep_us;
+	bool json;
+	bool quiet;
+	bool search;
+	double search_trial;
+	double loss_tol;
+	uint32_t search_steps;
+	double latency_at; /* 0: no latency trial after the search */
+};
+
+/* Log-linear histogram: 64 sub-buckets per power of two (~1.6 %). */
+#define HIST_SUB_BITS 6
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_MAX_EXP 40 /* values up to 2^41 ns (~36 min) */
+#define HIST_BUCKETS ((HIST_MAX_EXP - HIST_SUB_BITS + 2) * HIST_SUB)
+
+struct hist {
+	uint64_t count;
+	uint64_t max;
+	uint64_t bucket[HIST_BUCKETS];
+};
+
+/* Counters of one trial. */
+struct trial_stats {
+	uint64_t tx_packets;
+	uint64_t tx_ring_full;
+	uint64_t tx_dropped;
+	uint64_t rx_total;
+	uint64_t rx_packets;
+	uint64_t rx_stale;    /* own frames from an earlier trial */
+	uint64_t rx_l1_bytes; /* of rx_packets, + FCS, preamble and IFG */
+	uint64_t reordered;
+	uint64_t duplicates;
+	double duration_s; /* time the trial window was open */
+	struct hist lat;
+};
+
+/* Derived figures, as reported. */
+struct trial_result {
+	uint64_t rx_foreign;
+	uint64_t lost;
+	double loss_pct;
+	double offered_mpps;
+	double tx_mpps;
+	double rx_mpps;
+	double rx_gbps;
+	uint64_t p50, p90, p99, p999;
+};
+
+struct flow_rx {
+	uint64_t top; /* highest sequence seen + 1; 0: none yet */
+	uint64_t win[GEN_SEQ_WINDOW / 64];
+};
+
+/* Everything the trial loop needs; lives for the whole process. */
+struct gen_ctx {
+	const struct gen_opts *o;
+	struct rte_mempool *mp;
+	uint16_t nb_ports;
+	int tx_port; /* resolved: GEN_PORT_NONE or an id */
+	int rx_port;
+	uint64_t hz;
+	uint32_t run_id;
+	uint32_t trial;
+	uint64_t src_base; /* first source MAC as a 48-bit number */
+	uint32_t nflows;
+	uint32_t hdr_off; /* offset of struct gen_hdr in the frame */
+	uint32_t tmpl_len;
+	uint8_t tmpl[64];
+	uint64_t tx_seq[GEN_MAX_FLOWS];
+	struct flow_rx *flows; /* nflows entries */
+	bool progress;
+};
+
+extern volatile sig_atomic_t gen_stop;
+
+/* opts.c */
+int gen_parse_opts(int argc, char **argv, struct gen_opts *o);
+void gen_usage(FILE *f);
+
+/* hist.c */
+void hist_reset(struct hist *h);
+void hist_add(struct hist *h, uint64_t v);
+uint64_t hist_percentile(const struct hist *h, double pct);
+
+/* gen.c */
+int gen_ctx_init(struct gen_ctx *c);
+void gen_ctx_free(struct gen_ctx *c);
+void gen_announce(struct gen_ctx *c);
+void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
+		   struct trial_stats *s);
+
+/* report.c */
+void gen_result(const struct gen_ctx *c, const struct trial_stats *s,
+		struct trial_result *r);
+void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s);
+void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
+			   const struct trial_stats *s);
+
+#endif /* VSWGEN_H */
