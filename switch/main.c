@@ -35,6 +35,7 @@ struct vsw_switch vsw = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER};
 
 struct app_opts {
 	const char *config;
+	const char *run_dir;
 	bool check;
 };
 
@@ -44,7 +45,9 @@ static void usage(FILE *f)
 		"usage: vsw [EAL args] -- [-c FILE] [--check]\n"
 		"  -c, --config FILE  switch config (INI); default: two "
 		"vhost-user ports vm0, vm1\n"
-		"                     in /run/vsw\n"
+		"                     in the run directory\n"
+		"  -r, --run-dir DIR  run directory of the embedded default "
+		"(default /run/vsw)\n"
 		"  --check            validate the config and exit\n"
 		"  -h, --help         this text\n"
 		"EAL defaults added when absent: --file-prefix vsw; --no-huge "
@@ -58,6 +61,7 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 	static const struct option lo[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"check", no_argument, NULL, 'C'},
+		{"run-dir", required_argument, NULL, 'r'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -65,13 +69,16 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:r:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o->config = optarg;
 			break;
 		case 'C':
 			o->check = true;
+			break;
+		case 'r':
+			o->run_dir = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -85,6 +92,12 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "vsw: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->run_dir != NULL && (o->config != NULL || o->run_dir[0] != '/')) {
+		fprintf(stderr, "vsw: --run-dir expects an absolute path and "
+			"applies to the embedded default only (set run-dir "
+			"in the [switch] section of a config file)\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -116,14 +129,57 @@ static long free_hugepages(void)
 	return n;
 }
 
+/* A devargs that names a PCI device (DDDD:BB:DD.F or BB:DD.F). */
+static bool is_pci(const char *devargs)
+{
+	unsigned int a, b, c, d;
+	char end;
+
+	return sscanf(devargs, "%x:%x:%x.%x%c", &a, &b, &c, &d, &end) >= 4 ||
+	       sscanf(devargs, "%x:%x.%x%c", &a, &b, &c, &end) == 3 ||
+	       (sscanf(devargs, "%x:%x.%x%c", &a, &b, &c, &end) == 4 &&
+		end == ',');
+}
+
+/*
+ * Unless the user chose devices, vsw takes only the PCI devices its config
+ * names (so it never grabs a NIC the host uses): -a for each, or --no-pci.
+ */
+static int pci_args(const struct vsw_config *cfg, int argc, char **argv,
+		    char **out, int n, int max)
+{
+	static char allow[VSW_MAX_PORTS][VSW_DEVARGS_MAX + 4];
+	int k = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (strncmp(argv[i], "-a", 2) == 0 ||
+		    strncmp(argv[i], "-b", 2) == 0 ||
+		    strncmp(argv[i], "--allow", 7) == 0 ||
+		    strncmp(argv[i], "--block", 7) == 0 ||
+		    strcmp(argv[i], "--no-pci") == 0)
+			return n;
+	for (unsigned int i = 0; i < cfg->n_ports && n < max; i++) {
+		const struct vsw_port_conf *pc = &cfg->ports[i];
+
+		if (pc->type != VSW_PORT_ETHDEV || !is_pci(pc->devargs))
+			continue;
+		snprintf(allow[k], sizeof(allow[k]), "-a%.*s",
+			 (int)strcspn(pc->devargs, ","), pc->devargs);
+		out[n++] = allow[k++];
+	}
+	if (k == 0 && n < max)
+		out[n++] = (char *)"--no-pci";
+	return n;
+}
+
 /* EAL args plus our defaults; returns the new argc. */
-static int eal_args(int argc, char **argv, char **out, char *prefix,
-		    size_t plen)
+static int eal_args(const struct vsw_config *cfg, int argc, char **argv,
+		    char **out, char *prefix, size_t plen)
 {
 	int n = 0;
 	const char *fp = NULL;
 
-	for (int i = 0; i < argc && n < MAX_EAL_ARGS - 6; i++) {
+	for (int i = 0; i < argc && n < MAX_EAL_ARGS / 2; i++) {
 		out[n++] = argv[i];
 		if (strncmp(argv[i], "--file-prefix=", 14) == 0)
 			fp = argv[i] + 14;
@@ -135,6 +191,7 @@ static int eal_args(int argc, char **argv, char **out, char *prefix,
 		fp = "vsw";
 	}
 	snprintf(prefix, plen, "%s", fp);
+	n = pci_args(cfg, argc, argv, out, n, MAX_EAL_ARGS - 8);
 	if (!has_arg(argc, argv, "--no-huge") && free_hugepages() == 0 &&
 	    !has_arg(argc, argv, "--in-memory")) {
 		out[n++] = (char *)"--no-huge";
@@ -154,7 +211,7 @@ static int load_config(const struct app_opts *o, struct vsw_config *cfg)
 	int rc;
 
 	if (o->config == NULL) {
-		vsw_config_default(cfg, NULL);
+		vsw_config_default(cfg, o->run_dir);
 		return 0;
 	}
 	rc = vsw_config_load(o->config, cfg, err, sizeof(err));
@@ -358,7 +415,7 @@ int main(int argc, char **argv)
 		printf("%s: ok, %u port(s)\n", vsw.cfg.source, vsw.cfg.n_ports);
 		return 0;
 	}
-	n = eal_args(sep, argv, eal_argv, vsw.file_prefix,
+	n = eal_args(&vsw.cfg, sep, argv, eal_argv, vsw.file_prefix,
 		     sizeof(vsw.file_prefix));
 	if (rte_eal_init(n, eal_argv) < 0) {
 		fprintf(stderr, "vsw: EAL init failed: %s\n",
