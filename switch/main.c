@@ -422,6 +422,9 @@ int main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return 1;
 	}
+	/* vhost's per-message INFO lines drown ours; --log-level overrides. */
+	if (!has_arg(sep, argv, "--log-level"))
+		rte_log_set_level_pattern("lib.vhost.*", RTE_LOG_NOTICE);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rc = vsw_config_validate(&vsw.cfg, lcore_is_worker, NULL, err,

@@ -152,6 +152,7 @@ static unsigned int build_burst(struct gen_ctx *c, struct rte_mbuf **m,
 			h->tsc = tsc;
 		} else {
 			h->magic = 0;
+			memset(p, 0xff, 6); /* announcements are broadcasts */
 		}
 		cursor_next(c, k);
 	}
