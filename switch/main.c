@@ -114,14 +114,25 @@ static bool has_arg(int argc, char **argv, const char *name)
 	return false;
 }
 
+/* Free hugepages, or 0 when no hugetlbfs is mounted to use them. */
 static long free_hugepages(void)
 {
-	char line[128];
+	char line[256];
+	bool mounted = false;
 	long n = 0;
-	FILE *f = fopen("/proc/meminfo", "r");
+	FILE *f = fopen("/proc/mounts", "r");
 
-	if (f == NULL)
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, " hugetlbfs ") != NULL)
+			mounted = true;
+	if (f != NULL)
+		fclose(f);
+	f = fopen("/proc/meminfo", "r");
+	if (f == NULL || !mounted) {
+		if (f != NULL)
+			fclose(f);
 		return 0;
+	}
 	while (fgets(line, sizeof(line), f) != NULL)
 		if (sscanf(line, "HugePages_Free: %ld", &n) == 1)
 			break;

@@ -41,4 +41,5 @@ for p in a b c; do
 	d=$(echo "$j" | jq '.drop_runt + .drop_src_multicast + .drop_hairpin + .drop_no_port')
 	[ "$rx" -eq $(( u + f + d )) ] || fail "port $p: rx $rx != unicast $u + flooded $f + drops $d"
 done
+stop_vsw
 echo "PASS: learned unicast reached only B"

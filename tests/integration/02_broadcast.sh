@@ -25,4 +25,5 @@ for dst in ff:ff:ff:ff:ff:ff 01:00:5e:00:00:01 02:00:00:00:00:99; do
 done
 [ "$(port_ctr a flooded)" -eq 1500 ] || fail "a.flooded != 1500"
 [ "$(port_ctr a drops)" -eq 0 ] || fail "drops on a"
+stop_vsw
 echo "PASS: floods reach every other port and never the sender"

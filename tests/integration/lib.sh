@@ -59,7 +59,8 @@ trap 'exit 1' INT TERM
 # Memory options: hugepages when enough are free, --no-huge otherwise.
 hugepages_free() { awk '/HugePages_Free/ {print $2}' /proc/meminfo; }
 mem_args() { # MB
-	if [ "${VSW_TEST_NO_HUGE:-0}" != 1 ] && [ "$(hugepages_free)" -ge $(( $1 / 2 + 64 )) ]; then
+	if [ "${VSW_TEST_NO_HUGE:-0}" != 1 ] && grep -q hugetlbfs /proc/mounts &&
+		[ "$(hugepages_free)" -ge $(( $1 / 2 + 64 )) ]; then
 		echo "-m $1"
 	else
 		echo "--no-huge -m $1"

@@ -43,7 +43,8 @@ static void u64_to_mac(uint64_t v, uint8_t *p)
 }
 
 /* Ethernet (+ 802.1Q) header and a zeroed gen_hdr with the fixed fields. */
-static void build_template(struct gen_ctx *c, const struct rte_ether_addr *src)
+static void build_template(struct gen_ctx *c, const struct rte_ether_addr *src,
+			   const struct rte_ether_addr *dst)
 {
 	const struct gen_opts *o = c->o;
 	uint8_t *p = c->tmpl;
@@ -51,7 +52,7 @@ static void build_template(struct gen_ctx *c, const struct rte_ether_addr *src)
 	uint16_t v;
 
 	memset(c->tmpl, 0, sizeof(c->tmpl));
-	memcpy(p, &o->dst_mac, RTE_ETHER_ADDR_LEN);
+	memcpy(p, dst, RTE_ETHER_ADDR_LEN);
 	memcpy(p + 6, src, RTE_ETHER_ADDR_LEN);
 	p += 12;
 	if (o->vlan >= 0) {
@@ -80,9 +81,13 @@ static int tx_mac_port(const struct gen_ctx *c)
 int gen_ctx_init(struct gen_ctx *c)
 {
 	const struct gen_opts *o = c->o;
-	struct rte_ether_addr src;
+	struct rte_ether_addr src, dst = o->dst_mac;
 	int port = tx_mac_port(c);
 
+	/* Two ports: send to the receiving port's own address by default. */
+	if (!o->dst_mac_set && c->rx_port >= 0 && c->tx_port >= 0 &&
+	    c->rx_port != c->tx_port)
+		rte_eth_macaddr_get((uint16_t)c->rx_port, &dst);
 	memset(&src, 0, sizeof(src));
 	if (o->src_mac_set)
 		src = o->src_mac;
@@ -95,7 +100,7 @@ int gen_ctx_init(struct gen_ctx *c)
 	c->flows = calloc(c->nflows, sizeof(*c->flows));
 	if (c->flows == NULL)
 		return -1;
-	build_template(c, &src);
+	build_template(c, &src, &dst);
 	return 0;
 }
 
@@ -189,6 +194,35 @@ static void drain_others(const struct gen_ctx *c, int skip)
 	}
 }
 
+/* A few broadcasts from the rx port's own MAC, so a switch learns it. */
+static void announce_rx_port(struct gen_ctx *c, uint32_t n)
+{
+	struct rte_mbuf *m[GEN_MAX_BURST];
+	struct rte_ether_addr mac;
+	uint16_t sent;
+	uint8_t *p;
+
+	if (c->rx_port < 0 || c->rx_port == c->tx_port)
+		return;
+	n = n < GEN_MAX_BURST ? n : GEN_MAX_BURST;
+	if (rte_pktmbuf_alloc_bulk(c->mp, m, n) != 0)
+		return;
+	rte_eth_macaddr_get((uint16_t)c->rx_port, &mac);
+	for (uint32_t i = 0; i < n; i++) {
+		p = rte_pktmbuf_mtod(m[i], uint8_t *);
+		memset(p, 0, 60);
+		memset(p, 0xff, 6);
+		memcpy(p + 6, &mac, 6);
+		p[12] = 0x88; /* local experimental ethertype, no vswgen magic */
+		p[13] = 0xb6;
+		m[i]->data_len = 60;
+		m[i]->pkt_len = 60;
+	}
+	sent = rte_eth_tx_burst((uint16_t)c->rx_port, 0, m, (uint16_t)n);
+	if (sent < n)
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+}
+
 void gen_announce(struct gen_ctx *c)
 {
 	struct rte_mbuf *m[GEN_MAX_BURST];
@@ -211,6 +245,7 @@ void gen_announce(struct gen_ctx *c)
 		drain_others(c, -1);
 	}
 	c->tx_port = saved;
+	announce_rx_port(c, c->o->announce);
 	end = rte_rdtsc() + c->hz / 10;
 	while (rte_rdtsc() < end && !gen_stop) {
 		drain_others(c, -1);

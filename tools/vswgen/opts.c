@@ -75,7 +75,8 @@ void gen_usage(FILE *f)
 	      "  --rx-port N|none     port to receive on (default 1 if 2+ "
 	      "ports, else 0)\n"
 	      "  --src-mac MAC        source MAC (default: the tx port's)\n"
-	      "  --dst-mac MAC        destination MAC (default broadcast)\n"
+	      "  --dst-mac MAC        destination MAC (default: the rx port's MAC when\n"
+	      "                       it differs from the tx port, else broadcast)\n"
 	      "  --macs N             cycle over N source MACs (default 1)\n"
 	      "  --vlan N             802.1Q tag with VLAN id N\n"
 	      "  --size BYTES         frame size without FCS, 60..1518 "
@@ -202,6 +203,7 @@ static int parse_flag_or_addr(int c, const char *arg, struct gen_opts *o)
 		o->src_mac_set = true;
 		return parse_mac("src-mac", arg, &o->src_mac);
 	case OPT_DST_MAC:
+		o->dst_mac_set = true;
 		return parse_mac("dst-mac", arg, &o->dst_mac);
 	case OPT_RX_ONLY:
 		o->rx_only = true;

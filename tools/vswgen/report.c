@@ -70,11 +70,12 @@ void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
 		",\"rx_packets\":%" PRIu64 ",\"rx_foreign\":%" PRIu64
 		",\"lost\":%" PRIu64 ",\"loss_pct\":%.6f,\"reordered\":%" PRIu64
 		",\"duplicates\":%" PRIu64 ",\"duration_s\":%.6f"
-		",\"offered_mpps\":%.6f,\"rx_mpps\":%.6f,\"rx_gbps\":%.6f"
+		",\"offered_mpps\":%.6f,\"tx_mpps\":%.6f,\"rx_mpps\":%.6f"
+		",\"rx_gbps\":%.6f"
 		",\"size\":%u",
 		s->tx_packets, s->tx_ring_full, s->tx_dropped, s->rx_total,
 		s->rx_packets, r.rx_foreign, r.lost, r.loss_pct, s->reordered,
-		s->duplicates, s->duration_s, r.offered_mpps, r.rx_mpps,
+		s->duplicates, s->duration_s, r.offered_mpps, r.tx_mpps, r.rx_mpps,
 		r.rx_gbps, c->o->size);
 	fprintf(f,
 		",\"latency_ns\":{\"p50\":%" PRIu64 ",\"p90\":%" PRIu64

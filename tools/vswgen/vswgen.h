@@ -45,6 +45,7 @@ struct gen_opts {
 	int rx_port;
 	bool src_mac_set;
 	struct rte_ether_addr src_mac;
+	bool dst_mac_set;
 	struct rte_ether_addr dst_mac;
 	uint32_t macs;
 	int vlan; /* -1: untagged */
