@@ -34,8 +34,9 @@
 #define CFG_LINE_MAX (CFG_NAME_LEN + CFG_VALUE_LEN + 4 - 2)
 #define CMD_SOURCE "<command>"
 #define SWITCH_KEYS                                                            \
-	"burst, tx-flush-interval-us, tx-retries, poll-mode, fdb-size, "       \
-	"fdb-aging-s, mbufs, run-dir"
+	"burst, tx-flush-interval-us, tx-retries, poll-mode, "                 \
+	"idle-threshold-us, max-sleep-us, fdb-size, fdb-aging-s, mbufs, "      \
+	"rebalance-interval-s, rebalance-threshold-pct, run-dir"
 #define NAME_RULE                                                              \
 	"1..31 characters of [A-Za-z0-9_] (telemetry keys allow no others)"
 
@@ -168,6 +169,15 @@ static const struct uint_key switch_uint_keys[] = {
 	{"fdb-aging-s", offsetof(struct vsw_switch_conf, fdb_aging_s), 0, 86400,
 	 " (0 = never)"},
 	{"mbufs", offsetof(struct vsw_switch_conf, mbufs), 1024, 4194304, ""},
+	{"idle-threshold-us", offsetof(struct vsw_switch_conf, idle_threshold_us),
+	 1, 1000000, ""},
+	{"max-sleep-us", offsetof(struct vsw_switch_conf, max_sleep_us), 10,
+	 1000000, ""},
+	{"rebalance-interval-s",
+	 offsetof(struct vsw_switch_conf, rebalance_interval_s), 0, 3600,
+	 " (0 = off)"},
+	{"rebalance-threshold-pct",
+	 offsetof(struct vsw_switch_conf, rebalance_threshold_pct), 1, 100, ""},
 };
 
 static int parse_switch_uint(const struct pctx *c, const struct uint_key *k,
@@ -807,6 +817,26 @@ int vsw_config_port_from_kv(const char *name, const char *kvlist,
 	return ret;
 }
 
+int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
+			      const char *value, char *err, size_t errlen)
+{
+	struct pctx c = {CMD_SOURCE, "switch", err, errlen};
+	struct vsw_switch_conf tmp = *sw;
+	int ret;
+
+	if (strcmp(key, "run-dir") == 0 || strcmp(key, "fdb-size") == 0 ||
+	    strcmp(key, "mbufs") == 0) {
+		set_err(&c, "%s: [switch] %s: fixed at start-up; expected a "
+			"key other than run-dir, fdb-size, mbufs", CMD_SOURCE,
+			key);
+		return -EPERM;
+	}
+	ret = parse_switch_entry(&c, key, value, &tmp);
+	if (ret == 0)
+		*sw = tmp;
+	return ret;
+}
+
 /* ---- defaults and names ---- */
 
 void vsw_config_init(struct vsw_config *cfg)
@@ -820,6 +850,10 @@ void vsw_config_init(struct vsw_config *cfg)
 	cfg->sw.fdb_size = 65536;
 	cfg->sw.fdb_aging_s = 300;
 	cfg->sw.mbufs = 32767;
+	cfg->sw.idle_threshold_us = 200;
+	cfg->sw.max_sleep_us = 1000;
+	cfg->sw.rebalance_interval_s = 0;
+	cfg->sw.rebalance_threshold_pct = 25;
 	snprintf(cfg->sw.run_dir, sizeof(cfg->sw.run_dir), "%s",
 		 VSW_DEFAULT_RUN_DIR);
 	cfg->n_ports = 0;

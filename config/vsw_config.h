@@ -37,6 +37,12 @@ struct vsw_switch_conf {
 	unsigned int fdb_size;		/* 16..16M entries, default 65536 */
 	unsigned int fdb_aging_s;	/* 0 = never age, default 300 */
 	unsigned int mbufs;		/* mbuf pool size, default 32767 */
+	/* adaptive poll mode: sleep after this long without a packet */
+	unsigned int idle_threshold_us;	/* default 200 */
+	unsigned int max_sleep_us;	/* one sleep at most, default 1000 */
+	/* automatic rx queue rebalance among workers */
+	unsigned int rebalance_interval_s;	/* 0 = off (default) */
+	unsigned int rebalance_threshold_pct;	/* default 25 */
 	char run_dir[VSW_PATH_MAX];	/* default /run/vsw */
 };
 
@@ -98,6 +104,15 @@ int vsw_config_validate(const struct vsw_config *cfg,
 int vsw_config_port_from_kv(const char *name, const char *kvlist,
 			    const struct vsw_switch_conf *sw,
 			    struct vsw_port_conf *pc, char *err, size_t errlen);
+
+/*
+ * Change one [switch] key at run time (the `set` command): same parsing
+ * and messages as the file, "<command>" as the file name.  Keys fixed at
+ * start-up (run-dir, fdb-size, mbufs) give -EPERM.  @sw is changed only
+ * on success.
+ */
+int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
+			      const char *value, char *err, size_t errlen);
 
 /* Strings for enum values ("vhost-user", "server", "busy", ...). */
 const char *vsw_port_type_str(enum vsw_port_type t);

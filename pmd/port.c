@@ -40,8 +40,10 @@ int vsw_port_create(const struct vsw_port_conf *conf, uint16_t id,
 	p->vid = -1;
 	p->eth_port = UINT16_MAX;
 	p->mp = env->mp;
-	for (unsigned int i = 0; i < VSW_MAX_QUEUES; i++)
+	for (unsigned int i = 0; i < VSW_MAX_QUEUES; i++) {
 		rte_spinlock_init(&p->txq_lock[i]);
+		p->kickfd[i] = -1;
+	}
 	if (conf->type == VSW_PORT_VHOST)
 		rc = vsw_vhost_port_create(p, env, err, errlen);
 	else

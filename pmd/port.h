@@ -24,6 +24,19 @@
 
 struct vsw_port;
 
+/* What a port can tell about one queue pair (telemetry). */
+struct vsw_queue_info {
+	bool present;	     /* the peer has this queue pair now */
+	bool rx_enabled;     /* we may dequeue (guest TX ring enabled) */
+	bool tx_enabled;     /* we may enqueue (guest RX ring enabled) */
+	bool kicks_off;	     /* guest kicks suppressed on our rx ring */
+	const char *intent;  /* guest RX: "poll", "interrupt", "event-idx" */
+	uint16_t size;	     /* ring size */
+	uint64_t calls;	     /* interrupts (call eventfd writes) sent */
+	uint64_t enqueues;   /* enqueue calls on this queue pair */
+	uint64_t enqueued;   /* packets those calls took */
+};
+
 struct vsw_port_ops {
 	/* Receive up to @n packets from rx queue @q. Worker. */
 	uint16_t (*rx)(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
@@ -39,6 +52,25 @@ struct vsw_port_ops {
 	void (*poll)(struct vsw_port *p);
 	/* Control thread: release everything; workers no longer use @p. */
 	void (*destroy)(struct vsw_port *p);
+	/*
+	 * Adaptive polling, worker context: arm (@on) or disarm the peer's
+	 * notification of new packets on rx queue @q.  Returns an fd that
+	 * becomes readable when armed and packets arrive, or -1 when the
+	 * queue cannot notify (the worker then sleeps a bounded time).
+	 * May be NULL.
+	 */
+	int (*rx_notify)(struct vsw_port *p, uint16_t q, bool on);
+	/*
+	 * Read and reset the notifications (guest kicks) that arrived on rx
+	 * queue @q; @control: caller is the control thread (takes the port
+	 * layer's lock), else a worker inside its read side. May be NULL.
+	 */
+	uint64_t (*rx_drain)(struct vsw_port *p, uint16_t q, bool control);
+	/* Control: per-queue view for telemetry. May be NULL. */
+	int (*queue_info)(struct vsw_port *p, uint16_t q,
+			  struct vsw_queue_info *qi);
+	/* Control: periodic upkeep (re-apply kick suppression...). */
+	void (*upkeep)(struct vsw_port *p);
 };
 
 struct vsw_port {
@@ -64,6 +96,15 @@ struct vsw_port {
 	struct rte_mempool *mp;
 	uint64_t connects;	/* control: times the peer came up */
 	uint64_t disconnects;
+	/* vhost: our duplicates of the guest TX rings' kick eventfds, -1 when
+	 * none; writer: vhost thread under the port layer's lock (closed
+	 * only after a grace period); readers: workers, control */
+	int kickfd[VSW_MAX_QUEUES];
+	bool renotify;		/* vhost thread -> control: re-suppress kicks */
+	/* vhost: per queue pair, written by workers (atomic adds) */
+	uint64_t calls[VSW_MAX_QUEUES];
+	uint64_t enqueues[VSW_MAX_QUEUES];
+	uint64_t enqueued[VSW_MAX_QUEUES];
 };
 
 /* Hooks the switch gives the port layer. */

@@ -19,6 +19,7 @@
 #include <rte_mempool.h>
 #include <rte_telemetry.h>
 
+#include "ctl_priv.h"
 #include "vsw.h"
 
 #define PORTS_PAGE 32
@@ -31,25 +32,6 @@ const char *const vsw_drop_names[VSW_DROP_MAX] = {
 #undef X
 };
 
-void vsw_port_ctrs_sum(const struct vsw_switch *sw, uint16_t port,
-		       struct vsw_port_ctrs *out)
-{
-	memset(out, 0, sizeof(*out));
-	for (unsigned int i = 0; i < sw->n_workers; i++) {
-		const struct vsw_port_ctrs *c = &sw->workers[i]->ctrs[port];
-
-		out->rx_packets += c->rx_packets;
-		out->rx_bytes += c->rx_bytes;
-		out->tx_packets += c->tx_packets;
-		out->tx_bytes += c->tx_bytes;
-		out->unicast += c->unicast;
-		out->flooded += c->flooded;
-		out->tx_flushes += c->tx_flushes;
-		for (int r = 0; r < VSW_DROP_MAX; r++)
-			out->drops[r] += c->drops[r];
-	}
-}
-
 static uint64_t drops_total(const struct vsw_port_ctrs *c)
 {
 	uint64_t t = 0;
@@ -59,7 +41,8 @@ static uint64_t drops_total(const struct vsw_port_ctrs *c)
 	return t;
 }
 
-static int reply_error(struct rte_tel_data *d, const char *fmt, const char *arg)
+int vsw_ctl_reply_error(struct rte_tel_data *d, const char *fmt,
+			const char *arg)
 {
 	char msg[RTE_TEL_MAX_STRING_LEN];
 
@@ -70,7 +53,7 @@ static int reply_error(struct rte_tel_data *d, const char *fmt, const char *arg)
 }
 
 /* Parse "A[,B]" of unsigned ints; missing ones keep their defaults. */
-static int parse_uints(const char *params, unsigned long *v, int n)
+int vsw_ctl_parse_uints(const char *params, unsigned long *v, int n)
 {
 	const char *s = params;
 	char *end;
@@ -100,6 +83,7 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	(void)params;
+	pthread_mutex_lock(&vsw.ctl_lock);
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
 		n_ports += vsw.ports[i] != NULL;
 	rte_tel_data_start_dict(d);
@@ -112,18 +96,26 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "file_prefix", vsw.file_prefix);
 	rte_tel_data_add_dict_u64(d, "workers", vsw.n_workers);
 	rte_tel_data_add_dict_u64(d, "ports", n_ports);
-	rte_tel_data_add_dict_u64(d, "burst", vsw.burst);
+	rte_tel_data_add_dict_u64(d, "burst", cfg->sw.burst);
 	rte_tel_data_add_dict_u64(d, "tx_flush_interval_us",
 				  cfg->sw.tx_flush_interval_us);
-	rte_tel_data_add_dict_u64(d, "tx_retries", vsw.tx_retries);
+	rte_tel_data_add_dict_u64(d, "tx_retries", cfg->sw.tx_retries);
 	rte_tel_data_add_dict_string(d, "poll_mode",
 				     vsw_poll_mode_str(cfg->sw.poll_mode));
+	rte_tel_data_add_dict_u64(d, "idle_threshold_us",
+				  cfg->sw.idle_threshold_us);
+	rte_tel_data_add_dict_u64(d, "max_sleep_us", cfg->sw.max_sleep_us);
+	rte_tel_data_add_dict_u64(d, "rebalance_interval_s",
+				  cfg->sw.rebalance_interval_s);
+	rte_tel_data_add_dict_u64(d, "rebalance_threshold_pct",
+				  cfg->sw.rebalance_threshold_pct);
 	rte_tel_data_add_dict_u64(d, "fdb_size", vsw_fdb_max(vsw.fdb));
 	rte_tel_data_add_dict_u64(d, "fdb_aging_s", cfg->sw.fdb_aging_s);
 	rte_tel_data_add_dict_u64(d, "fdb_entries", vsw_fdb_count(vsw.fdb));
 	rte_tel_data_add_dict_u64(d, "mbufs_total", vsw.mp->size);
 	rte_tel_data_add_dict_u64(d, "mbufs_in_use",
 				  vsw.mp->size - rte_mempool_avail_count(vsw.mp));
+	pthread_mutex_unlock(&vsw.ctl_lock);
 	return 0;
 }
 
@@ -155,8 +147,8 @@ static int cmd_ports(const char *cmd, const char *params,
 	unsigned int total = 0, shown = 0;
 
 	(void)cmd;
-	if (parse_uints(params, v, 2) < 0)
-		return reply_error(d, "expected /vsw/ports[,OFFSET[,COUNT]] "
+	if (vsw_ctl_parse_uints(params, v, 2) < 0)
+		return vsw_ctl_reply_error(d, "expected /vsw/ports[,OFFSET[,COUNT]] "
 				   "with integers, got '%s'", params);
 	if (v[1] == 0 || v[1] > PORTS_PAGE)
 		v[1] = PORTS_PAGE;
@@ -180,15 +172,49 @@ static int cmd_ports(const char *cmd, const char *params,
 	return 0;
 }
 
-static struct vsw_port *port_by_name(const char *name)
+static const char *const flush_bucket_names[VSW_FLUSH_BUCKETS] = {
+	"flush_1", "flush_2_3", "flush_4_7", "flush_8_15", "flush_16_31",
+	"flush_32_up",
+};
+
+void vsw_ctl_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
+		       uint64_t den)
 {
-	for (int i = 0; name != NULL && i < VSW_MAX_PORTS; i++)
-		if (vsw.ports[i] != NULL && strcmp(vsw.ports[i]->name, name) == 0)
-			return vsw.ports[i];
-	return NULL;
+	char v[32];
+
+	snprintf(v, sizeof(v), "%.2f", den ? (double)num / (double)den : 0.0);
+	rte_tel_data_add_dict_string(d, key, v);
 }
 
-static void add_port_detail(struct rte_tel_data *d, const struct vsw_port *p)
+static void add_flush_stats(struct rte_tel_data *d,
+			    const struct vsw_port_ctrs *s)
+{
+	vsw_ctl_add_ratio(d, "pkts_per_flush",
+			  s->tx_packets + s->drops[VSW_DROP_TX_FULL],
+			  s->tx_flushes);
+	for (int b = 0; b < VSW_FLUSH_BUCKETS; b++)
+		rte_tel_data_add_dict_u64(d, flush_bucket_names[b],
+					  s->flush_hist[b]);
+}
+
+/* Kicks received and calls sent, over every queue of the port. */
+static void add_queue_totals(struct rte_tel_data *d, struct vsw_port *p)
+{
+	uint64_t kicks = 0, calls = 0;
+	struct vsw_queue_info qi;
+	struct vsw_rxq_ctrs r;
+
+	for (uint16_t q = 0; q < p->n_rxq && q < VSW_MAX_QUEUES; q++) {
+		vsw_rxq_ctrs_sum(&vsw, p->id, q, &r);
+		kicks += r.kicks;
+		if (p->ops->queue_info && p->ops->queue_info(p, q, &qi) == 0)
+			calls += qi.calls;
+	}
+	rte_tel_data_add_dict_u64(d, "guest_kicks", kicks);
+	rte_tel_data_add_dict_u64(d, "guest_calls", calls);
+}
+
+static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 {
 	char key[64];
 	struct vsw_port_ctrs s;
@@ -208,6 +234,7 @@ static void add_port_detail(struct rte_tel_data *d, const struct vsw_port *p)
 	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
 	rte_tel_data_add_dict_int(d, "vid", p->vid);
 	rte_tel_data_add_dict_u64(d, "connects", p->connects);
+	rte_tel_data_add_dict_u64(d, "tx_queues_shared", p->txq_shared);
 	rte_tel_data_add_dict_u64(d, "disconnects", p->disconnects);
 	rte_tel_data_add_dict_u64(d, "rx_packets", s.rx_packets);
 	rte_tel_data_add_dict_u64(d, "rx_bytes", s.rx_bytes);
@@ -216,6 +243,8 @@ static void add_port_detail(struct rte_tel_data *d, const struct vsw_port *p)
 	rte_tel_data_add_dict_u64(d, "unicast", s.unicast);
 	rte_tel_data_add_dict_u64(d, "flooded", s.flooded);
 	rte_tel_data_add_dict_u64(d, "tx_flushes", s.tx_flushes);
+	add_flush_stats(d, &s);
+	add_queue_totals(d, p);
 	rte_tel_data_add_dict_u64(d, "drops", drops_total(&s));
 	for (int r = 0; r < VSW_DROP_MAX; r++) {
 		snprintf(key, sizeof(key), "drop_%s", vsw_drop_names[r]);
@@ -229,12 +258,12 @@ static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	if (params == NULL || *params == '\0')
-		return reply_error(d, "expected /vsw/port,NAME%s", NULL);
+		return vsw_ctl_reply_error(d, "expected /vsw/port,NAME%s", NULL);
 	pthread_mutex_lock(&vsw.ctl_lock);
-	p = port_by_name(params);
+	p = vsw_ctl_port_by_name(&vsw, params);
 	if (p == NULL) {
 		pthread_mutex_unlock(&vsw.ctl_lock);
-		return reply_error(d, "unknown port '%s'", params);
+		return vsw_ctl_reply_error(d, "unknown port '%s'", params);
 	}
 	rte_tel_data_start_dict(d);
 	add_port_detail(d, p);
@@ -283,8 +312,8 @@ static int cmd_fdb(const char *cmd, const char *params, struct rte_tel_data *d)
 	unsigned int total, n;
 
 	(void)cmd;
-	if (parse_uints(params, v, 2) < 0)
-		return reply_error(d, "expected /vsw/fdb[,OFFSET[,COUNT]] with "
+	if (vsw_ctl_parse_uints(params, v, 2) < 0)
+		return vsw_ctl_reply_error(d, "expected /vsw/fdb[,OFFSET[,COUNT]] with "
 				   "integers, got '%s'", params);
 	if (v[1] == 0 || v[1] > FDB_PAGE_MAX)
 		v[1] = FDB_PAGE_MAX;
@@ -330,6 +359,33 @@ static int cmd_fdb_stats(const char *cmd, const char *params,
 	return 0;
 }
 
+/* Each polled rx queue: packets and share of the worker's rx cycles. */
+static void add_worker_rxqs(struct rte_tel_data *c, const struct vsw_worker *w)
+{
+	const struct vsw_dp *dp = vsw.dp;
+	uint64_t total = 0, cyc[VSW_MAX_WORKER_RXQ];
+	char key[64];
+	uint16_t n = dp->wk[w->idx].n < 100 ? dp->wk[w->idx].n : 100;
+
+	for (uint16_t i = 0; i < n; i++) {
+		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
+		struct vsw_rxq_ctrs rc;
+
+		vsw_rxq_ctrs_sum(&vsw, r->port, r->q, &rc);
+		cyc[i] = rc.cycles;
+		total += rc.cycles;
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
+		const char *name = vsw.ports[r->port] ? vsw.ports[r->port]->name
+						       : "?";
+
+		snprintf(key, sizeof(key), "rxq_%s_%u_pct", name, r->q);
+		rte_tel_data_add_dict_u64(c, key,
+					  total ? cyc[i] * 100 / total : 0);
+	}
+}
+
 static void add_worker(struct rte_tel_data *d, const struct vsw_worker *w)
 {
 	struct rte_tel_data *c = rte_tel_data_alloc();
@@ -347,7 +403,11 @@ static void add_worker(struct rte_tel_data *d, const struct vsw_worker *w)
 	rte_tel_data_add_dict_u64(c, "busy_pct", all ? busy * 100 / all : 0);
 	rte_tel_data_add_dict_u64(c, "cycles_per_packet",
 				  w->rx_packets ? busy / w->rx_packets : 0);
+	rte_tel_data_add_dict_u64(c, "sleeps", w->sleeps);
+	rte_tel_data_add_dict_u64(c, "sleep_us", w->sleep_us);
+	rte_tel_data_add_dict_u64(c, "wakeups_rx", w->wakeups_rx);
 	rte_tel_data_add_dict_u64(c, "rxqs", vsw.dp->wk[w->idx].n);
+	add_worker_rxqs(c, w);
 	snprintf(key, sizeof(key), "worker%u", w->idx);
 	rte_tel_data_add_dict_container(d, key, c, 0);
 }
@@ -367,6 +427,64 @@ static int cmd_workers(const char *cmd, const char *params,
 	return 0;
 }
 
+static void add_queue(struct rte_tel_data *d, struct vsw_port *p, uint16_t q)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	int owner = vsw.rxq_owner[p->id][q];
+	struct vsw_queue_info qi;
+	struct vsw_rxq_ctrs r;
+	char key[16];
+
+	if (c == NULL)
+		return;
+	vsw_rxq_ctrs_sum(&vsw, p->id, q, &r);
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_int(c, "worker", owner >= 0 ? owner : -1);
+	rte_tel_data_add_dict_u64(c, "rx_packets", r.packets);
+	rte_tel_data_add_dict_u64(c, "rx_cycles", r.cycles);
+	rte_tel_data_add_dict_u64(c, "kicks", r.kicks);
+	if (p->ops->queue_info != NULL && p->ops->queue_info(p, q, &qi) == 0) {
+		rte_tel_data_add_dict_u64(c, "present", qi.present);
+		rte_tel_data_add_dict_u64(c, "tx_enabled", qi.tx_enabled);
+		rte_tel_data_add_dict_u64(c, "kicks_suppressed", qi.kicks_off);
+		rte_tel_data_add_dict_string(c, "guest_wants", qi.intent);
+		rte_tel_data_add_dict_u64(c, "ring_size", qi.size);
+		rte_tel_data_add_dict_u64(c, "calls", qi.calls);
+		rte_tel_data_add_dict_u64(c, "enqueues", qi.enqueues);
+		rte_tel_data_add_dict_u64(c, "enqueued", qi.enqueued);
+		vsw_ctl_add_ratio(c, "pkts_per_enqueue", qi.enqueued,
+				  qi.enqueues);
+		vsw_ctl_add_ratio(c, "calls_per_pkt", qi.calls, qi.enqueued);
+	}
+	snprintf(key, sizeof(key), "q%u", q);
+	rte_tel_data_add_dict_container(d, key, c, 0);
+}
+
+static int cmd_queues(const char *cmd, const char *params,
+		      struct rte_tel_data *d)
+{
+	struct vsw_port *p;
+
+	(void)cmd;
+	if (params == NULL || *params == '\0')
+		return vsw_ctl_reply_error(d, "expected /vsw/queues,PORT%s",
+					   NULL);
+	pthread_mutex_lock(&vsw.ctl_lock);
+	p = vsw_ctl_port_by_name(&vsw, params);
+	if (p == NULL) {
+		pthread_mutex_unlock(&vsw.ctl_lock);
+		return vsw_ctl_reply_error(d, "unknown port '%s'", params);
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "port", p->name);
+	rte_tel_data_add_dict_string(d, "type", vsw_port_type_str(p->type));
+	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
+	for (uint16_t q = 0; q < p->n_rxq && q < VSW_MAX_QUEUES; q++)
+		add_queue(d, p, q);
+	pthread_mutex_unlock(&vsw.ctl_lock);
+	return 0;
+}
+
 int vsw_ctl_register(void)
 {
 	static const struct {
@@ -374,20 +492,24 @@ int vsw_ctl_register(void)
 		telemetry_cb fn;
 		const char *help;
 	} cmds[] = {
-		{"/vsw/info", cmd_info, "Switch summary. No parameters"},
+		{"/vsw/info", cmd_info, "[read-only] Switch summary"},
 		{"/vsw/ports", cmd_ports,
-		 "Ports and their counters. Parameters: [OFFSET[,COUNT]]"},
-		{"/vsw/port", cmd_port, "One port, every counter. Parameter: NAME"},
+		 "[read-only] Ports and counters. Parameters: [OFFSET[,COUNT]]"},
+		{"/vsw/port", cmd_port,
+		 "[read-only] One port, every counter. Parameter: NAME"},
 		{"/vsw/fdb", cmd_fdb,
-		 "FDB entries. Parameters: [OFFSET[,COUNT]] (COUNT <= 128)"},
-		{"/vsw/fdb/stats", cmd_fdb_stats, "FDB counters. No parameters"},
+		 "[read-only] FDB entries. Parameters: [OFFSET[,COUNT<=128]]"},
+		{"/vsw/fdb/stats", cmd_fdb_stats, "[read-only] FDB counters"},
 		{"/vsw/workers", cmd_workers,
-		 "Workers: cycles, packets, rx queues. No parameters"},
+		 "[read-only] Workers: cycles, packets, rx queues"},
+		{"/vsw/queues", cmd_queues,
+		 "[read-only] Queues of a port: worker, kicks, guest "
+		 "interrupts. Parameter: PORT"},
 	};
 
 	for (size_t i = 0; i < RTE_DIM(cmds); i++)
 		if (rte_telemetry_register_cmd(cmds[i].name, cmds[i].fn,
 					       cmds[i].help) < 0)
 			return -EINVAL;
-	return 0;
+	return vsw_ctl_register_writes();
 }

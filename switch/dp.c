@@ -3,15 +3,19 @@
  * The datapath table and its publication.
  *
  * Control builds a complete new table (ports by id, flood list, the rx
- * queues of every worker), publishes it with a release store and frees the
- * old one after a grace period: a worker that loaded the old pointer at the
- * top of its loop finishes that iteration first.  Rx queues go to the
- * worker the config pins them to, else to the least loaded worker.
+ * queues of every worker, the worker parameters), publishes it with a
+ * release store and frees the old one after a grace period: a worker that
+ * loaded the old pointer at the top of its loop finishes that iteration,
+ * and flushes what it buffered through it, first.  Who polls each rx queue
+ * is control state (rxq_owner): a queue still unassigned goes to the
+ * worker the config pins it to, else to the least loaded worker; a parked
+ * queue is polled by nobody (the middle step of a move).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 
 #include "vsw.h"
@@ -23,7 +27,7 @@ void vsw_quiesce(void)
 		rte_rcu_qsbr_synchronize(vsw.qs, RTE_QSBR_THRID_INVALID);
 }
 
-static int worker_of_lcore(const struct vsw_switch *sw, unsigned int lcore)
+int vsw_worker_of_lcore(const struct vsw_switch *sw, unsigned int lcore)
 {
 	for (unsigned int i = 0; i < sw->n_workers; i++)
 		if (sw->workers[i]->lcore == lcore)
@@ -41,14 +45,37 @@ static int least_loaded(const struct vsw_dp *dp, unsigned int n_workers)
 	return (int)best;
 }
 
-static int assign_rxqs(const struct vsw_switch *sw, struct vsw_dp *dp,
+/* Pass 1: queues that already have an owner. */
+static int place_owned(struct vsw_switch *sw, struct vsw_dp *dp,
 		       const struct vsw_port *p, char *err, size_t errlen)
+{
+	for (uint16_t q = 0; q < p->n_rxq; q++) {
+		int w = sw->rxq_owner[p->id][q];
+
+		if (w < 0)
+			continue;
+		if (dp->wk[w].n >= VSW_MAX_WORKER_RXQ) {
+			snprintf(err, errlen, "too many rx queues on worker %d",
+				 w);
+			return -ENOSPC;
+		}
+		dp->wk[w].rxq[dp->wk[w].n++] =
+			(struct vsw_rxq_ref){.port = p->id, .q = q};
+	}
+	return 0;
+}
+
+/* Pass 2: give unassigned queues an owner (pinned, else least loaded). */
+static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
+		     const struct vsw_port *p, char *err, size_t errlen)
 {
 	for (uint16_t q = 0; q < p->n_rxq; q++) {
 		int w;
 
+		if (sw->rxq_owner[p->id][q] != VSW_RXQ_UNASSIGNED)
+			continue;
 		if (p->conf.n_workers > 0)
-			w = worker_of_lcore(
+			w = vsw_worker_of_lcore(
 				sw, p->conf.workers[q % p->conf.n_workers]);
 		else
 			w = least_loaded(dp, sw->n_workers);
@@ -63,35 +90,51 @@ static int assign_rxqs(const struct vsw_switch *sw, struct vsw_dp *dp,
 				 w);
 			return -ENOSPC;
 		}
+		sw->rxq_owner[p->id][q] = (int8_t)w;
 		dp->wk[w].rxq[dp->wk[w].n++] =
 			(struct vsw_rxq_ref){.port = p->id, .q = q};
 	}
 	return 0;
 }
 
-/* Build a table from sw->ports and publish it; free the old one. */
+static void fill_params(const struct vsw_switch *sw, struct vsw_params *par)
+{
+	const struct vsw_switch_conf *c = &sw->cfg.sw;
+	uint64_t hz = rte_get_tsc_hz();
+
+	par->burst = (uint16_t)c->burst;
+	par->tx_retries = (uint16_t)c->tx_retries;
+	par->poll_mode = c->poll_mode;
+	par->flush_tsc = hz * c->tx_flush_interval_us / 1000000;
+	par->idle_tsc = hz * c->idle_threshold_us / 1000000;
+	par->max_sleep_us = c->max_sleep_us;
+}
+
+/* Build a table from the control state and publish it; free the old one. */
 int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen)
 {
 	struct vsw_dp *dp, *old;
-	int rc;
+	int rc = 0;
 
 	dp = rte_zmalloc("vsw_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
 	if (dp == NULL) {
 		snprintf(err, errlen, "out of memory for the datapath table");
 		return -ENOMEM;
 	}
-	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
-		struct vsw_port *p = sw->ports[id];
-
-		if (p == NULL)
+	fill_params(sw, &dp->par);
+	for (uint16_t id = 0; id < VSW_MAX_PORTS && rc == 0; id++) {
+		if (sw->ports[id] == NULL)
 			continue;
-		dp->ports[id] = p;
+		dp->ports[id] = sw->ports[id];
 		dp->flood[dp->n_flood++] = id;
-		rc = assign_rxqs(sw, dp, p, err, errlen);
-		if (rc < 0) {
-			rte_free(dp);
-			return rc;
-		}
+		rc = place_owned(sw, dp, sw->ports[id], err, errlen);
+	}
+	for (uint16_t id = 0; id < VSW_MAX_PORTS && rc == 0; id++)
+		if (sw->ports[id] != NULL)
+			rc = place_new(sw, dp, sw->ports[id], err, errlen);
+	if (rc < 0) {
+		rte_free(dp);
+		return rc;
 	}
 	old = sw->dp;
 	__atomic_store_n(&sw->dp, dp, __ATOMIC_RELEASE);

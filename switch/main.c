@@ -283,8 +283,7 @@ static int setup_core(struct vsw_switch *sw)
 		return -ENOMEM;
 	}
 	rte_rcu_qsbr_init(sw->qs, RTE_MAX_LCORE);
-	sw->burst = (uint16_t)sw->cfg.sw.burst;
-	sw->tx_retries = (uint16_t)sw->cfg.sw.tx_retries;
+	memset(sw->rxq_owner, VSW_RXQ_UNASSIGNED, sizeof(sw->rxq_owner));
 	sw->now_s = 1;
 	sw->start_tsc = rte_rdtsc();
 	return 0;
@@ -344,22 +343,23 @@ static void control_loop(struct vsw_switch *sw)
 {
 	uint64_t hz = rte_get_tsc_hz();
 	uint32_t last_age = 0;
-	uint32_t age_period = sw->cfg.sw.fdb_aging_s / 4;
 
-	if (age_period == 0)
-		age_period = 1;
 	while (!__atomic_load_n(&sw->quit, __ATOMIC_RELAXED)) {
 		uint32_t now = 1 + (uint32_t)((rte_rdtsc() - sw->start_tsc) / hz);
+		uint32_t aging = sw->cfg.sw.fdb_aging_s;
 
 		__atomic_store_n(&sw->now_s, now, __ATOMIC_RELAXED);
 		pthread_mutex_lock(&sw->ctl_lock);
 		for (int i = 0; i < VSW_MAX_PORTS; i++)
 			if (sw->ports[i] && sw->ports[i]->ops->poll)
 				sw->ports[i]->ops->poll(sw->ports[i]);
-		if (sw->cfg.sw.fdb_aging_s && now - last_age >= age_period) {
-			vsw_fdb_age(sw->fdb, now, sw->cfg.sw.fdb_aging_s);
+		vsw_ctl_poll_kicks(sw);
+		/* age every quarter of the aging time, at least once a second */
+		if (aging && now - last_age >= (aging / 4 ? aging / 4 : 1)) {
+			vsw_fdb_age(sw->fdb, now, aging);
 			last_age = now;
 		}
+		vsw_ctl_auto_rebalance(sw, now);
 		pthread_mutex_unlock(&sw->ctl_lock);
 		rte_delay_us_sleep(CTL_PERIOD_US);
 	}

@@ -31,6 +31,16 @@ enum vsw_drop_reason {
 	VSW_DROP_MAX
 };
 
+#define VSW_FLUSH_BUCKETS 6
+
+/* Flush-size histogram bucket of an n-packet flush (n >= 1). */
+static inline unsigned int vsw_flush_bucket(unsigned int n)
+{
+	unsigned int b = 31 - (unsigned int)__builtin_clz(n);
+
+	return b < VSW_FLUSH_BUCKETS - 1 ? b : VSW_FLUSH_BUCKETS - 1;
+}
+
 struct vsw_port_ctrs {
 	uint64_t rx_packets;
 	uint64_t rx_bytes;
@@ -39,6 +49,8 @@ struct vsw_port_ctrs {
 	uint64_t unicast;    /* rx packets sent to one learned port */
 	uint64_t flooded;    /* rx packets flooded (bcast, mcast, unknown) */
 	uint64_t tx_flushes; /* tx bursts handed to the port */
+	/* flushes by size: 1, 2-3, 4-7, 8-15, 16-31, 32+ packets */
+	uint64_t flush_hist[VSW_FLUSH_BUCKETS];
 	uint64_t drops[VSW_DROP_MAX];
 };
 

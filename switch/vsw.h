@@ -40,8 +40,22 @@ struct vsw_rxq_ref {
 	uint16_t q;
 };
 
+/* Worker parameters, published with the table (the `set` command). */
+struct vsw_params {
+	uint16_t burst;
+	uint16_t tx_retries;
+	enum vsw_poll_mode poll_mode;
+	uint64_t flush_tsc; /* 0: flush at the end of every iteration */
+	uint64_t idle_tsc;  /* adaptive: sleep after this long idle */
+	uint32_t max_sleep_us;
+};
+
+#define VSW_RXQ_UNASSIGNED (-1) /* control picks a worker on the next build */
+#define VSW_RXQ_PARKED (-2)	/* polled by nobody (mid-move) */
+
 /* The datapath table: immutable once published. */
 struct vsw_dp {
+	struct vsw_params par;
 	struct vsw_port *ports[VSW_MAX_PORTS]; /* by id, NULL = free id */
 	uint16_t n_flood;
 	uint16_t flood[VSW_MAX_PORTS]; /* every port id, in id order */
@@ -54,7 +68,15 @@ struct vsw_dp {
 /* Packets waiting to leave by one port (worker-private). */
 struct vsw_txbuf {
 	uint16_t n;
+	uint64_t first_tsc; /* when the oldest packet was buffered */
 	struct rte_mbuf *pkts[VSW_BURST_MAX];
+};
+
+/* Per (port, rx queue) cost as seen by the worker polling it. */
+struct vsw_rxq_ctrs {
+	uint64_t packets;
+	uint64_t cycles; /* TSC spent receiving and forwarding its bursts */
+	uint64_t kicks;	 /* guest kicks drained after an adaptive sleep */
 };
 
 struct vsw_worker {
@@ -65,10 +87,16 @@ struct vsw_worker {
 	uint64_t busy_cycles; /* TSC in iterations that moved packets */
 	uint64_t idle_cycles;
 	uint64_t rx_packets;
+	uint64_t sleeps;      /* adaptive: times it slept */
+	uint64_t sleep_us;    /* adaptive: time asleep */
+	uint64_t wakeups_rx;  /* adaptive: sleeps ended by a kick / irq */
 	struct vsw_fdb_wstats fdbst;
 	struct vsw_port_ctrs ctrs[VSW_MAX_PORTS];
+	struct vsw_rxq_ctrs rxq[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	/* Private to the worker. */
 	uint64_t dirty; /* bit per port id with a non-empty txbuf */
+	const struct vsw_dp *last_dp;
+	uint64_t last_rx_tsc; /* adaptive: last time a packet came in */
 	struct vsw_txbuf txb[VSW_MAX_PORTS];
 } __rte_cache_aligned;
 
@@ -84,26 +112,54 @@ struct vsw_switch {
 	bool quit;		/* writer: signal/main; readers: workers */
 	uint32_t now_s;		/* writer: main loop; readers: workers */
 	uint64_t start_tsc;
-	uint16_t burst;
-	uint16_t tx_retries;
-	/* Serializes control operations and telemetry reads of `ports`. */
+	/*
+	 * Control state, all under ctl_lock (control loop and telemetry
+	 * threads): the ports by id, who polls each rx queue, and the counter
+	 * values at the last stats/clear (or port-add), which readers
+	 * subtract, since only workers may write the counters themselves.
+	 */
 	pthread_mutex_t ctl_lock;
-	struct vsw_port *ports[VSW_MAX_PORTS]; /* control's view, by id */
+	struct vsw_port *ports[VSW_MAX_PORTS];
+	int8_t rxq_owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	struct vsw_port_ctrs base[VSW_MAX_PORTS];
+	struct vsw_rxq_ctrs rxq_base[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	uint64_t kicks[VSW_MAX_PORTS][VSW_MAX_QUEUES]; /* drained by control */
 };
 
 extern struct vsw_switch vsw;
 
-/* dp.c: datapath table and grace periods (control thread). */
+/* dp.c: datapath table and grace periods (control thread, ctl_lock). */
 void vsw_quiesce(void);
 int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen);
 void vsw_dp_free(struct vsw_switch *sw);
+int vsw_worker_of_lcore(const struct vsw_switch *sw, unsigned int lcore);
+
+/* control.c: the operations behind the mutating commands (ctl_lock). */
+int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
+		     const char *kvlist, char *err, size_t errlen);
+int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
+		     size_t errlen);
+int vsw_ctl_rxq_move(struct vsw_switch *sw, const char *port, unsigned int q,
+		     unsigned int worker, char *err, size_t errlen);
+int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved,
+			  char *err, size_t errlen);
+int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
+		char *err, size_t errlen);
+void vsw_ctl_stats_clear(struct vsw_switch *sw);
+struct vsw_port *vsw_ctl_port_by_name(const struct vsw_switch *sw,
+				      const char *name);
+void vsw_ctl_auto_rebalance(struct vsw_switch *sw, uint32_t now);
+void vsw_ctl_poll_kicks(struct vsw_switch *sw);
 
 /* worker.c */
 int vsw_worker_main(void *arg);
 
 /* ctl.c: telemetry commands. */
 int vsw_ctl_register(void);
+/* Sum of every worker's counters of @port, less the clear-time base. */
 void vsw_port_ctrs_sum(const struct vsw_switch *sw, uint16_t port,
 		       struct vsw_port_ctrs *out);
+void vsw_rxq_ctrs_sum(const struct vsw_switch *sw, uint16_t port, uint16_t q,
+		      struct vsw_rxq_ctrs *out);
 
 #endif /* VSW_SWITCH_H */

@@ -4,12 +4,26 @@
  *
  * Each iteration loads the datapath table, polls every (port, queue) it
  * owns, forwards each burst (parse, learn, bulk lookup, append to the
- * output ports' tx buffers), flushes every buffer it filled (the "bottom
- * half": one tx call per port per iteration, or earlier when a buffer holds
- * a full burst), and reports a quiescent state.  It allocates nothing,
- * logs nothing and takes no lock; every packet it receives is counted as
+ * output ports' tx buffers) and then applies the flush policy: a buffer
+ * leaves when it holds a full burst, and otherwise at the end of the
+ * iteration (tx-flush-interval-us = 0, the "bottom half") or once its
+ * oldest packet has waited the interval.  It allocates nothing, logs
+ * nothing and takes no lock; every packet it receives is counted as
  * forwarded or dropped by reason.
+ *
+ * When the table changes, the worker first flushes everything it buffered
+ * through the old table (still valid until its next quiescent report), so
+ * a removed port or a moved rx queue leaves nothing behind and a flow
+ * moved to another worker is not reordered.  In adaptive mode a worker
+ * whose queues stayed empty for idle-threshold-us arms the peers'
+ * notifications and sleeps (offline for RCU) until one fires or
+ * max-sleep-us passes.
  */
+#define _GNU_SOURCE /* ppoll */
+#include <errno.h>
+#include <poll.h>
+#include <time.h>
+
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
 
@@ -18,6 +32,7 @@
 
 #define DROPPED 0xff
 #define PREFETCH_AHEAD 4
+#define MAX_SLEEP_FDS 64
 
 static inline void drop_pkt(struct vsw_port_ctrs *c, enum vsw_drop_reason r,
 			    struct rte_mbuf *m)
@@ -37,6 +52,7 @@ static void flush_port(struct vsw_worker *w, const struct vsw_dp *dp,
 	uint64_t bytes = 0;
 
 	b->n = 0;
+	w->dirty &= ~(1ull << id);
 	if (n == 0)
 		return;
 	if (p == NULL || !vsw_port_is_up(p)) {
@@ -47,10 +63,11 @@ static void flush_port(struct vsw_worker *w, const struct vsw_dp *dp,
 	for (uint16_t i = 0; i < n; i++)
 		bytes += b->pkts[i]->pkt_len;
 	sent = p->ops->tx(p, (uint16_t)w->idx, b->pkts, n);
-	for (uint16_t r = 0; sent < n && r < vsw.tx_retries; r++)
+	for (uint16_t r = 0; sent < n && r < dp->par.tx_retries; r++)
 		sent += p->ops->tx(p, (uint16_t)w->idx, b->pkts + sent,
 				   n - sent);
 	c->tx_flushes++;
+	c->flush_hist[vsw_flush_bucket(n)]++;
 	if (sent < n) {
 		for (uint16_t i = sent; i < n; i++)
 			bytes -= b->pkts[i]->pkt_len;
@@ -62,19 +79,22 @@ static void flush_port(struct vsw_worker *w, const struct vsw_dp *dp,
 }
 
 static inline void append(struct vsw_worker *w, const struct vsw_dp *dp,
-			  uint16_t out, struct rte_mbuf *m)
+			  uint16_t out, struct rte_mbuf *m, uint64_t now)
 {
 	struct vsw_txbuf *b = &w->txb[out];
 
-	w->dirty |= 1ull << out;
+	if (b->n == 0) {
+		w->dirty |= 1ull << out;
+		b->first_tsc = now;
+	}
 	b->pkts[b->n++] = m;
-	if (b->n >= vsw.burst)
-		flush_port(w, dp, out); /* stays dirty; empty is fine */
+	if (b->n >= dp->par.burst)
+		flush_port(w, dp, out);
 }
 
 /* Flood @m to every up port but @in: one reference per copy. */
 static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
-		  struct rte_mbuf *m)
+		  struct rte_mbuf *m, uint64_t now)
 {
 	uint16_t outs[VSW_MAX_PORTS], k = 0;
 
@@ -92,7 +112,7 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 	if (k > 1)
 		rte_mbuf_refcnt_update(m, (int16_t)(k - 1));
 	for (uint16_t i = 0; i < k; i++)
-		append(w, dp, outs[i], m);
+		append(w, dp, outs[i], m, now);
 }
 
 /*
@@ -105,7 +125,7 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
  */
 static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			  uint16_t in, struct rte_mbuf **pkts, uint16_t n,
-			  uint32_t now)
+			  uint32_t now_s, uint64_t now)
 {
 	struct vsw_port_ctrs *ic = &w->ctrs[in];
 	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX];
@@ -135,7 +155,7 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			continue;
 		}
 		if (f.src_key != last_src) {
-			vsw_fdb_learn(vsw.fdb, f.src_key, in, now, &w->fdbst);
+			vsw_fdb_learn(vsw.fdb, f.src_key, in, now_s, &w->fdbst);
 			last_src = f.src_key;
 		}
 		if (cls[i] == VSW_FRAME_UNICAST) {
@@ -152,37 +172,42 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 		if (cls[i] == DROPPED)
 			continue;
 		if (cls[i] != VSW_FRAME_UNICAST || vals[uidx[i]] == 0) {
-			flood(w, dp, in, m);
+			flood(w, dp, in, m, now);
 			continue;
 		}
 		out = vsw_fdb_val_port(vals[uidx[i]]);
 		if (out == in) {
 			drop_pkt(ic, VSW_DROP_HAIRPIN, m);
 		} else if (out >= VSW_MAX_PORTS || dp->ports[out] == NULL) {
-			flood(w, dp, in, m); /* stale entry of a removed port */
+			flood(w, dp, in, m, now); /* stale: port removed */
 		} else {
 			ic->unicast++;
-			append(w, dp, out, m);
+			append(w, dp, out, m, now);
 		}
 	}
 }
 
-static void flush_all(struct vsw_worker *w, const struct vsw_dp *dp)
+/* Flush every buffer (@all) or those whose oldest packet is due. */
+static void flush_due(struct vsw_worker *w, const struct vsw_dp *dp,
+		      uint64_t now, bool all)
 {
 	uint64_t d = w->dirty;
 
-	w->dirty = 0;
 	while (d != 0) {
-		flush_port(w, dp, (uint16_t)__builtin_ctzll(d));
+		uint16_t id = (uint16_t)__builtin_ctzll(d);
+
 		d &= d - 1;
+		if (all || now - w->txb[id].first_tsc >= dp->par.flush_tsc)
+			flush_port(w, dp, id);
 	}
 }
 
 /* One pass over the worker's rx queues; returns packets received. */
 static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
-			  uint32_t now)
+			  uint32_t now_s)
 {
 	struct rte_mbuf *pkts[VSW_BURST_MAX];
+	uint64_t t0 = rte_rdtsc(), t1;
 	uint32_t total = 0;
 
 	for (uint16_t i = 0; i < dp->wk[w->idx].n; i++) {
@@ -192,14 +217,89 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
 
 		if (p == NULL || !vsw_port_is_up(p))
 			continue;
-		n = p->ops->rx(p, r->q, pkts, vsw.burst);
+		n = p->ops->rx(p, r->q, pkts, dp->par.burst);
 		if (n == 0)
 			continue;
-		forward_burst(w, dp, r->port, pkts, n, now);
+		forward_burst(w, dp, r->port, pkts, n, now_s, t0);
+		t1 = rte_rdtsc();
+		w->rxq[r->port][r->q].packets += n;
+		w->rxq[r->port][r->q].cycles += t1 - t0;
+		t0 = t1;
 		total += n;
 	}
-	flush_all(w, dp);
+	flush_due(w, dp, t0, dp->par.flush_tsc == 0);
 	return total;
+}
+
+/* Arm notifications on every owned queue; returns fds to wait on. */
+static int arm_queues(const struct vsw_dp *dp, const struct vsw_worker *w,
+		      struct pollfd *fds, bool on, bool *bounded)
+{
+	int nfds = 0;
+
+	for (uint16_t i = 0; i < dp->wk[w->idx].n; i++) {
+		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
+		struct vsw_port *p = dp->ports[r->port];
+		int fd;
+
+		if (p == NULL || !vsw_port_is_up(p))
+			continue;
+		fd = p->ops->rx_notify ? p->ops->rx_notify(p, r->q, on) : -1;
+		if (fd < 0)
+			*bounded = true; /* cannot notify: must wake to poll */
+		else if (on && nfds < MAX_SLEEP_FDS)
+			fds[nfds++] = (struct pollfd){.fd = fd, .events = POLLIN};
+	}
+	return nfds;
+}
+
+/* Read the kicks that woke us so they do not wake the next sleep. */
+static void drain_queues(const struct vsw_dp *dp, struct vsw_worker *w)
+{
+	for (uint16_t i = 0; i < dp->wk[w->idx].n; i++) {
+		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
+		struct vsw_port *p = dp->ports[r->port];
+
+		if (p != NULL && vsw_port_is_up(p) && p->ops->rx_drain)
+			w->rxq[r->port][r->q].kicks +=
+				p->ops->rx_drain(p, r->q, false);
+	}
+}
+
+/*
+ * Adaptive idle: arm, poll once more (a packet may have slipped in before
+ * arming), then sleep offline.  Returns after waking, online again.
+ */
+static void idle_sleep(struct vsw_worker *w, const struct vsw_dp *dp)
+{
+	struct pollfd fds[MAX_SLEEP_FDS];
+	bool bounded = false;
+	struct timespec ts;
+	uint64_t t0;
+	int nfds, rc;
+
+	nfds = arm_queues(dp, w, fds, true, &bounded);
+	if (poll_once(w, dp, vsw.now_s) > 0) {
+		arm_queues(dp, w, fds, false, &bounded);
+		w->last_rx_tsc = rte_rdtsc();
+		return;
+	}
+	ts.tv_sec = dp->par.max_sleep_us / 1000000;
+	ts.tv_nsec = (long)(dp->par.max_sleep_us % 1000000) * 1000;
+	rte_rcu_qsbr_thread_offline(vsw.qs, w->lcore);
+	t0 = rte_rdtsc();
+	rc = ppoll(fds, (nfds_t)nfds, &ts, NULL);
+	w->sleep_us += (rte_rdtsc() - t0) * 1000000 / rte_get_tsc_hz();
+	w->sleeps++;
+	if (rc > 0)
+		w->wakeups_rx++;
+	rte_rcu_qsbr_thread_online(vsw.qs, w->lcore);
+	/* Back online: the old table may be gone; reload it. */
+	dp = __atomic_load_n(&vsw.dp, __ATOMIC_ACQUIRE);
+	w->last_dp = NULL; /* nothing was buffered: we slept with dirty == 0 */
+	drain_queues(dp, w);
+	arm_queues(dp, w, fds, false, &bounded);
+	w->last_rx_tsc = rte_rdtsc();
 }
 
 int vsw_worker_main(void *arg)
@@ -211,22 +311,35 @@ int vsw_worker_main(void *arg)
 	rte_rcu_qsbr_thread_online(vsw.qs, w->lcore);
 	VSW_LOG(INFO, "worker %u running on lcore %u", w->idx, w->lcore);
 	t0 = rte_rdtsc();
+	w->last_rx_tsc = t0;
 	while (!__atomic_load_n(&vsw.quit, __ATOMIC_RELAXED)) {
 		const struct vsw_dp *dp =
 			__atomic_load_n(&vsw.dp, __ATOMIC_ACQUIRE);
-		uint32_t n = poll_once(w, dp, vsw.now_s);
+		uint32_t n;
 
+		if (dp != w->last_dp && w->last_dp != NULL)
+			flush_due(w, w->last_dp, t0, true);
+		w->last_dp = dp;
+		n = poll_once(w, dp, vsw.now_s);
 		t1 = rte_rdtsc();
 		if (n > 0) {
 			w->busy_cycles += t1 - t0;
 			w->rx_packets += n;
+			w->last_rx_tsc = t1;
 		} else {
 			w->idle_cycles += t1 - t0;
 		}
 		t0 = t1;
 		w->iterations++;
 		rte_rcu_qsbr_quiescent(vsw.qs, w->lcore);
+		if (dp->par.poll_mode == VSW_POLL_ADAPTIVE && w->dirty == 0 &&
+		    t1 - w->last_rx_tsc > dp->par.idle_tsc) {
+			idle_sleep(w, dp);
+			t0 = rte_rdtsc();
+		}
 	}
+	if (w->last_dp != NULL)
+		flush_due(w, w->last_dp, rte_rdtsc(), true);
 	rte_rcu_qsbr_thread_offline(vsw.qs, w->lcore);
 	rte_rcu_qsbr_thread_unregister(vsw.qs, w->lcore);
 	return 0;

@@ -257,12 +257,45 @@ static void test_port_name(void)
 		   &path) == 0);
 }
 
+/* The runtime `set` command: same parsing, "<command>" as the file. */
+static void test_set_switch_key(void)
+{
+	struct vsw_config cfg;
+	char err[VSW_ERR_MAX];
+
+	vsw_config_init(&cfg);
+	CHECK(cfg.sw.idle_threshold_us == 200 && cfg.sw.max_sleep_us == 1000);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "tx-flush-interval-us", "50",
+					err, sizeof(err)) == 0);
+	CHECK(cfg.sw.tx_flush_interval_us == 50);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "poll-mode", "adaptive", err,
+					sizeof(err)) == 0);
+	CHECK(cfg.sw.poll_mode == VSW_POLL_ADAPTIVE);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "burst", "999", err,
+					sizeof(err)) == -EINVAL);
+	CHECK(strcmp(err, "<command>: [switch] burst = \"999\": expected an "
+			  "integer in 1..256") == 0);
+	CHECK(cfg.sw.burst == 32);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "fdb-size", "100", err,
+					sizeof(err)) == -EPERM);
+	CHECK(strstr(err, "fdb-size: fixed at start-up") != NULL);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "nope", "1", err,
+					sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "[switch] nope = \"1\": expected a [switch] key") !=
+	      NULL);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "max-sleep-us", "5", err,
+					sizeof(err)) == -EINVAL);
+	CHECK(cfg.sw.max_sleep_us == 1000);
+}
+
 static void test_unknown_keys(void)
 {
 	CHECK(load_fails(PORT0 "[switch]\nburts = 32\n",
 			 "[switch] burts = \"32\": expected a [switch] key "
 			 "(burst, tx-flush-interval-us, tx-retries, "
-			 "poll-mode, fdb-size, fdb-aging-s, mbufs, run-dir)"));
+			 "poll-mode, idle-threshold-us, max-sleep-us, "
+			 "fdb-size, fdb-aging-s, mbufs, rebalance-interval-s, "
+			 "rebalance-threshold-pct, run-dir)"));
 	CHECK(load_fails(PORT0 "queue = 2\n",
 			 "[port vm0] queue = \"2\": expected a port key (type, "
 			 "path, mode, devargs, queues, rxq, txq, workers)"));
@@ -680,6 +713,7 @@ int main(void)
 	RUN(test_validate_lcores);
 	RUN(test_validate_lengths);
 	RUN(test_shipped_files);
+	RUN(test_set_switch_key);
 	for (i = 0; i < n_tmp; i++)
 		unlink(tmp_paths[i]);
 	return TEST_EXIT();

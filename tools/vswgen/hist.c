@@ -6,24 +6,12 @@
  * wide. 2,304 counters cover 0 ns to 2^41 ns; larger values land in the
  * last bucket (max is still exact). Percentiles return the highest value
  * of the bucket holding the requested rank, never above the exact max.
+ * hist_index() and hist_add() are inline in vswgen.h (per-packet path).
  */
 #include <math.h>
 #include <string.h>
 
 #include "vswgen.h"
-
-static unsigned int hist_index(uint64_t v)
-{
-	unsigned int e;
-
-	if (v < HIST_SUB)
-		return (unsigned int)v;
-	e = 63 - (unsigned int)__builtin_clzll(v);
-	if (e > HIST_MAX_EXP)
-		return HIST_BUCKETS - 1;
-	return (e - HIST_SUB_BITS + 1) * HIST_SUB +
-	       (unsigned int)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
-}
 
 /* Highest value that maps to bucket i. */
 static uint64_t hist_bucket_top(unsigned int i)
@@ -42,14 +30,6 @@ static uint64_t hist_bucket_top(unsigned int i)
 void hist_reset(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
-}
-
-void hist_add(struct hist *h, uint64_t v)
-{
-	h->bucket[hist_index(v)]++;
-	h->count++;
-	if (v > h->max)
-		h->max = v;
 }
 
 /* Value at percentile pct (0..100]; 0 when empty. */

@@ -120,13 +120,14 @@ struct gen_ctx {
 	int tx_port; /* resolved: GEN_PORT_NONE or an id */
 	int rx_port;
 	uint64_t hz;
+	double ns_per_cycle; /* 1e9 / hz: latency without a division */
 	uint32_t run_id;
 	uint32_t trial;
 	uint64_t src_base; /* first source MAC as a 48-bit number */
 	uint32_t nflows;
 	uint32_t hdr_off; /* offset of struct gen_hdr in the frame */
 	uint32_t tmpl_len;
-	uint8_t tmpl[64];
+	uint8_t tmpl[64]; /* copied whole (64 bytes) into every frame */
 	uint64_t tx_seq[GEN_MAX_FLOWS];
 	struct flow_rx *flows; /* nflows entries */
 	bool progress;
@@ -140,7 +141,28 @@ void gen_usage(FILE *f);
 
 /* hist.c */
 void hist_reset(struct hist *h);
-void hist_add(struct hist *h, uint64_t v);
+
+/* Bucket of value v (inline: called per received frame). */
+static inline unsigned int hist_index(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < HIST_SUB)
+		return (unsigned int)v;
+	e = 63 - (unsigned int)__builtin_clzll(v);
+	if (e > HIST_MAX_EXP)
+		return HIST_BUCKETS - 1;
+	return (e - HIST_SUB_BITS + 1) * HIST_SUB +
+	       (unsigned int)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
+}
+
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	h->bucket[hist_index(v)]++;
+	h->count++;
+	if (v > h->max)
+		h->max = v;
+}
 uint64_t hist_percentile(const struct hist *h, double pct);
 
 /* gen.c */

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""tools/bench helper: turn one trial's raw outputs into one JSON line.
+
+args: TRIALS BLOCK DUT SCEN SIZE ROUND MACS PROBE_NS GEN_JSON SEARCH_JSON
+      VSW_BEFORE VSW_AFTER DUT_CPP OK SCHED_BEFORE SCHED_AFTER
+
+SCHED_*: "wall_ns w:worker_wait_ns g:children_cpu_ticks s0:steal s1:steal"
+(see sched_snap in tools/bench). Reported over the generator run: share of
+time the DUT worker waited for its CPU (dut_wait_pct), share of the wall
+time the generator got a CPU (gen_cpu_pct: < 100 means something else ran
+on its CPU), and hypervisor steal on each CPU (steal_pct_gen/dut).
+"""
+import json
+import os
+import sys
+
+
+def load_json_file(path):
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("{"):
+                    return json.loads(line)
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def main():
+    (trials, block, dut, scen, size, rnd, macs, probe, genf, searchf,
+     before, after, cpp, ok) = sys.argv[1:15]
+    s0 = sys.argv[15] if len(sys.argv) > 15 else ""
+    s1 = sys.argv[16] if len(sys.argv) > 16 else ""
+    rec = {"block": block, "dut": dut, "scenario": scen, "size": int(size),
+           "round": int(rnd), "macs": int(macs),
+           "probe_rtt_ns": float(probe) if probe not in ("", "null") else None,
+           "status": "ok"}
+    g = load_json_file(genf)
+    if ok != "1" or g is None:
+        rec["status"] = "failed"
+        err = genf + ".err"
+        if os.path.exists(err):
+            rec["error"] = open(err).read()[-600:]
+    if g is not None:
+        bursts = (g["tx_packets"] + g["tx_dropped"]) / 32.0
+        rec.update({
+            "rx_mpps": g["rx_mpps"], "rx_gbps": g["rx_gbps"],
+            "loss_pct": g["loss_pct"], "offered_mpps": g["offered_mpps"],
+            "tx_mpps": g.get("tx_mpps"),
+            "tx_ring_full_share": g["tx_ring_full"] / bursts if bursts else None,
+            "latency_ns": g["latency_ns"], "gen": g})
+    s = load_json_file(searchf)
+    if s is not None:
+        rec["zero_loss_mpps"] = s.get("zero_loss_mpps")
+        rec["search"] = s
+    cyc = None
+    try:
+        b = json.loads(before)["/vsw/workers"]
+        a = json.loads(after)["/vsw/workers"]
+        busy = idle = pk = 0
+        for k, w in a.items():
+            if not k.startswith("worker"):
+                continue
+            w0 = b.get(k, {})
+            busy += w["busy_cycles"] - w0.get("busy_cycles", 0)
+            idle += w["idle_cycles"] - w0.get("idle_cycles", 0)
+            pk += w["rx_packets"] - w0.get("rx_packets", 0)
+        if pk:
+            cyc = busy / pk
+        if busy + idle:
+            rec["dut_busy_pct"] = 100.0 * busy / (busy + idle)
+        rec["dut_tsc_hz"] = a.get("tsc_hz")
+    except (ValueError, TypeError, KeyError, AttributeError):
+        pass
+    if cyc is None and cpp:
+        try:
+            cyc = float(cpp)
+        except ValueError:
+            pass
+    rec["dut_cycles_per_packet"] = cyc
+    try:
+        a0, a1 = s0.split(), s1.split()
+        wall = int(a1[0]) - int(a0[0])
+        d0 = dict(x.split(":") for x in a0[1:])
+        d1 = dict(x.split(":") for x in a1[1:])
+        tck = os.sysconf("SC_CLK_TCK")
+        rec["wall_s"] = wall / 1e9
+        dis = {"dut_wait_pct": 100.0 * (int(d1["w"]) - int(d0["w"])) / wall,
+               "gen_cpu_pct": 100.0 * (int(d1["g"]) - int(d0["g"])) / tck
+               / (wall / 1e9),
+               "steal_pct_gen": 100.0 * (int(d1["s0"]) - int(d0["s0"])) / tck
+               / (wall / 1e9),
+               "steal_pct_dut": 100.0 * (int(d1["s1"]) - int(d0["s1"])) / tck
+               / (wall / 1e9)}
+        rec["disturbance"] = {k: round(v, 1) for k, v in dis.items()}
+    except (ValueError, IndexError, KeyError, ZeroDivisionError):
+        pass
+    with open(trials, "a") as f:
+        f.write(json.dumps(rec) + "\n")
+    if rec["status"] == "ok":
+        print("   %.2f Mpps (offered %.2f), loss %.3f%%, ring-full %.0f%%, "
+              "DUT %s cycles/pkt; %s" % (
+                  rec["rx_mpps"], rec["offered_mpps"], rec["loss_pct"],
+                  100 * (rec["tx_ring_full_share"] or 0),
+                  "%.0f" % cyc if cyc else "n/a",
+                  " ".join("%s %.0f%%" % kv for kv in
+                           sorted(rec.get("disturbance", {}).items()))))
+    else:
+        print("   FAILED: " + rec.get("error", "no generator output").strip()
+              .replace("\n", " | ")[-300:])
+
+
+main()
