@@ -34,7 +34,7 @@
 #define CFG_LINE_MAX (CFG_NAME_LEN + CFG_VALUE_LEN + 4 - 2)
 #define CMD_SOURCE "<command>"
 #define SWITCH_KEYS                                                            \
-	"burst, tx-flush-interval-us, tx-retries, poll-mode, "                 \
+	"burst, tx-flush-interval-us, tx-retries, poll-mode, kick-suppression, "\
 	"idle-threshold-us, max-sleep-us, fdb-size, fdb-aging-s, mbufs, "      \
 	"rebalance-interval-s, rebalance-threshold-pct, run-dir"
 #define NAME_RULE                                                              \
@@ -208,6 +208,15 @@ static int parse_switch_entry(const struct pctx *c, const char *key,
 			sw->poll_mode = VSW_POLL_ADAPTIVE;
 		else
 			return bad_value(c, key, value, "busy or adaptive");
+		return 0;
+	}
+	if (strcmp(key, "kick-suppression") == 0) {
+		if (strcmp(value, "on") == 0)
+			sw->kicks_allowed = false;
+		else if (strcmp(value, "off") == 0)
+			sw->kicks_allowed = true;
+		else
+			return bad_value(c, key, value, "on or off");
 		return 0;
 	}
 	if (strcmp(key, "run-dir") == 0) {

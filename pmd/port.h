@@ -113,6 +113,9 @@ struct vsw_port_env {
 	unsigned int n_workers;	/* tx queues wanted per port */
 	/* Wait until no worker can still be inside a port's rx/tx. */
 	void (*quiesce)(void);
+	/* Read at guest connect and upkeep: leave guest kicks on (for
+	 * measuring what suppression saves); normally false. */
+	const bool *kicks_allowed;
 };
 
 /*

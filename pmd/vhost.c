@@ -51,6 +51,13 @@
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vsw_port *registered[VSW_MAX_PORTS];
 static void (*quiesce_fn)(void);
+static const bool *kicks_allowed;
+
+/* 0: suppress guest kicks (vsw polls), 1: leave them on (measuring). */
+static int kick_setting(void)
+{
+	return kicks_allowed != NULL && *kicks_allowed ? 1 : 0;
+}
 
 /* The queue pair a worker is enqueuing to, for guest_notified. */
 static __thread struct vsw_port *cur_port;
@@ -112,7 +119,7 @@ static int new_device(int vid)
 	nr = rte_vhost_get_vring_num(vid);
 	/* vsw polls: the guest need not kick. Sticky across re-enable. */
 	for (uint16_t q = 0; q < nr; q++)
-		rte_vhost_enable_guest_notification(vid, q, 0);
+		rte_vhost_enable_guest_notification(vid, q, kick_setting());
 	p->nr_qp = nr / 2 > 0 ? nr / 2 : 1;
 	for (uint16_t qp = 0; qp < p->nr_qp; qp++)
 		take_kickfd(p, vid, qp);
@@ -291,7 +298,9 @@ static int vhost_queue_info(struct vsw_port *p, uint16_t q,
 		qi->present = true;
 		qi->tx_enabled = (en >> q) & 1;
 		qi->rx_enabled = true;
-		qi->kicks_off = !__atomic_load_n(&p->renotify, __ATOMIC_RELAXED);
+		qi->kicks_off = !__atomic_load_n(&p->renotify,
+						 __ATOMIC_RELAXED) &&
+				!kick_setting();
 		/* guest memory stays mapped while we hold reg_lock */
 		if (rte_vhost_get_vhost_vring(p->vid, q * 2 + VIRTIO_RXQ,
 					      &vr) == 0) {
@@ -303,7 +312,7 @@ static int vhost_queue_info(struct vsw_port *p, uint16_t q,
 	return 0;
 }
 
-/* Control: re-suppress kicks on rings the guest enabled after start. */
+/* Control: re-apply the kick setting (rings enabled later, or `set`). */
 static void vhost_upkeep(struct vsw_port *p)
 {
 	pthread_mutex_lock(&reg_lock);
@@ -312,7 +321,8 @@ static void vhost_upkeep(struct vsw_port *p)
 		uint16_t nr = rte_vhost_get_vring_num(p->vid);
 
 		for (uint16_t q = 0; q < nr; q++)
-			rte_vhost_enable_guest_notification(p->vid, q, 0);
+			rte_vhost_enable_guest_notification(p->vid, q,
+							    kick_setting());
 		for (uint16_t qp = 0; qp < nr / 2; qp++)
 			if (p->kickfd[qp] < 0)
 				take_kickfd(p, p->vid, qp);
@@ -463,4 +473,5 @@ int vsw_vhost_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 void vsw_vhost_lib_init(const struct vsw_port_env *env)
 {
 	quiesce_fn = env->quiesce;
+	kicks_allowed = env->kicks_allowed;
 }

@@ -71,12 +71,31 @@ void vsw_rxq_ctrs_sum(const struct vsw_switch *sw, uint16_t port, uint16_t q,
 	out->kicks -= sw->rxq_base[port][q].kicks;
 }
 
+int vsw_queue_info(const struct vsw_switch *sw, struct vsw_port *p, uint16_t q,
+		   struct vsw_queue_info *qi)
+{
+	const struct vsw_queue_info *b = &sw->qbase[p->id][q];
+
+	if (p->ops->queue_info == NULL || p->ops->queue_info(p, q, qi) < 0)
+		return -ENOTSUP;
+	qi->calls -= b->calls;
+	qi->enqueues -= b->enqueues;
+	qi->enqueued -= b->enqueued;
+	return 0;
+}
+
 /* Counters of @port start from zero now. */
 static void reset_port_base(struct vsw_switch *sw, uint16_t port)
 {
+	struct vsw_port *p = sw->ports[port];
+
 	worker_ctrs(sw, port, &sw->base[port]);
-	for (uint16_t q = 0; q < VSW_MAX_QUEUES; q++)
+	for (uint16_t q = 0; q < VSW_MAX_QUEUES; q++) {
 		worker_rxq(sw, port, q, &sw->rxq_base[port][q]);
+		memset(&sw->qbase[port][q], 0, sizeof(sw->qbase[port][q]));
+		if (p != NULL && p->ops->queue_info != NULL)
+			p->ops->queue_info(p, q, &sw->qbase[port][q]);
+	}
 }
 
 void vsw_ctl_stats_clear(struct vsw_switch *sw)
@@ -115,7 +134,8 @@ static bool lcore_is_worker(unsigned int lcore, void *arg)
 int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
 		     const char *kvlist, char *err, size_t errlen)
 {
-	struct vsw_port_env env = {sw->mp, sw->n_workers, vsw_quiesce};
+	struct vsw_port_env env = {sw->mp, sw->n_workers, vsw_quiesce,
+				   &sw->cfg.sw.kicks_allowed};
 	struct vsw_config one;
 	struct vsw_port_conf pc;
 	int id = -1, rc;
@@ -323,9 +343,16 @@ int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
 	if (rc < 0)
 		return rc;
 	rc = vsw_dp_build(sw, err, errlen);
-	if (rc < 0)
+	if (rc < 0) {
 		sw->cfg.sw = old;
-	return rc;
+		return rc;
+	}
+	if (old.kicks_allowed != sw->cfg.sw.kicks_allowed)
+		for (int i = 0; i < VSW_MAX_PORTS; i++)
+			if (sw->ports[i] != NULL)
+				__atomic_store_n(&sw->ports[i]->renotify, true,
+						 __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* Control loop (busy mode): count the guest kicks that still arrive. */

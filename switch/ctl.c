@@ -102,6 +102,8 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "tx_retries", cfg->sw.tx_retries);
 	rte_tel_data_add_dict_string(d, "poll_mode",
 				     vsw_poll_mode_str(cfg->sw.poll_mode));
+	rte_tel_data_add_dict_string(d, "kick_suppression",
+				     cfg->sw.kicks_allowed ? "off" : "on");
 	rte_tel_data_add_dict_u64(d, "idle_threshold_us",
 				  cfg->sw.idle_threshold_us);
 	rte_tel_data_add_dict_u64(d, "max_sleep_us", cfg->sw.max_sleep_us);
@@ -207,7 +209,7 @@ static void add_queue_totals(struct rte_tel_data *d, struct vsw_port *p)
 	for (uint16_t q = 0; q < p->n_rxq && q < VSW_MAX_QUEUES; q++) {
 		vsw_rxq_ctrs_sum(&vsw, p->id, q, &r);
 		kicks += r.kicks;
-		if (p->ops->queue_info && p->ops->queue_info(p, q, &qi) == 0)
+		if (vsw_queue_info(&vsw, p, q, &qi) == 0)
 			calls += qi.calls;
 	}
 	rte_tel_data_add_dict_u64(d, "guest_kicks", kicks);
@@ -443,7 +445,7 @@ static void add_queue(struct rte_tel_data *d, struct vsw_port *p, uint16_t q)
 	rte_tel_data_add_dict_u64(c, "rx_packets", r.packets);
 	rte_tel_data_add_dict_u64(c, "rx_cycles", r.cycles);
 	rte_tel_data_add_dict_u64(c, "kicks", r.kicks);
-	if (p->ops->queue_info != NULL && p->ops->queue_info(p, q, &qi) == 0) {
+	if (vsw_queue_info(&vsw, p, q, &qi) == 0) {
 		rte_tel_data_add_dict_u64(c, "present", qi.present);
 		rte_tel_data_add_dict_u64(c, "tx_enabled", qi.tx_enabled);
 		rte_tel_data_add_dict_u64(c, "kicks_suppressed", qi.kicks_off);

@@ -319,6 +319,7 @@ static int setup_ports(struct vsw_switch *sw)
 		.mp = sw->mp,
 		.n_workers = sw->n_workers,
 		.quiesce = vsw_quiesce,
+		.kicks_allowed = &sw->cfg.sw.kicks_allowed,
 	};
 	char err[VSW_ERR_MAX];
 	int rc;

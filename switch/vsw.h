@@ -124,6 +124,7 @@ struct vsw_switch {
 	struct vsw_port_ctrs base[VSW_MAX_PORTS];
 	struct vsw_rxq_ctrs rxq_base[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	uint64_t kicks[VSW_MAX_PORTS][VSW_MAX_QUEUES]; /* drained by control */
+	struct vsw_queue_info qbase[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 };
 
 extern struct vsw_switch vsw;
@@ -161,5 +162,8 @@ void vsw_port_ctrs_sum(const struct vsw_switch *sw, uint16_t port,
 		       struct vsw_port_ctrs *out);
 void vsw_rxq_ctrs_sum(const struct vsw_switch *sw, uint16_t port, uint16_t q,
 		      struct vsw_rxq_ctrs *out);
+/* The port's view of queue @q, its counters less the clear-time base. */
+int vsw_queue_info(const struct vsw_switch *sw, struct vsw_port *p, uint16_t q,
+		   struct vsw_queue_info *qi);
 
 #endif /* VSW_SWITCH_H */

@@ -299,7 +299,13 @@ static void idle_sleep(struct vsw_worker *w, const struct vsw_dp *dp)
 	w->last_dp = NULL; /* nothing was buffered: we slept with dirty == 0 */
 	drain_queues(dp, w);
 	arm_queues(dp, w, fds, false, &bounded);
-	w->last_rx_tsc = rte_rdtsc();
+	/*
+	 * Woken by a guest: busy-poll again for idle-threshold-us.  Timed
+	 * out: poll once and sleep again at once, so that an idle worker
+	 * costs one short poll per max-sleep-us.
+	 */
+	if (rc > 0)
+		w->last_rx_tsc = rte_rdtsc();
 }
 
 int vsw_worker_main(void *arg)

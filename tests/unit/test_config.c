@@ -271,6 +271,13 @@ static void test_set_switch_key(void)
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "poll-mode", "adaptive", err,
 					sizeof(err)) == 0);
 	CHECK(cfg.sw.poll_mode == VSW_POLL_ADAPTIVE);
+	CHECK(!cfg.sw.kicks_allowed);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "kick-suppression", "off",
+					err, sizeof(err)) == 0);
+	CHECK(cfg.sw.kicks_allowed);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "kick-suppression", "maybe",
+					err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "expected on or off") != NULL);
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "burst", "999", err,
 					sizeof(err)) == -EINVAL);
 	CHECK(strcmp(err, "<command>: [switch] burst = \"999\": expected an "
@@ -293,7 +300,8 @@ static void test_unknown_keys(void)
 	CHECK(load_fails(PORT0 "[switch]\nburts = 32\n",
 			 "[switch] burts = \"32\": expected a [switch] key "
 			 "(burst, tx-flush-interval-us, tx-retries, "
-			 "poll-mode, idle-threshold-us, max-sleep-us, "
+			 "poll-mode, kick-suppression, idle-threshold-us, "
+			 "max-sleep-us, "
 			 "fdb-size, fdb-aging-s, mbufs, rebalance-interval-s, "
 			 "rebalance-threshold-pct, run-dir)"));
 	CHECK(load_fails(PORT0 "queue = 2\n",

@@ -338,15 +338,18 @@ static const struct gen_hdr *find_hdr(struct rte_mbuf *m)
 }
 
 /*
- * Account one received burst. Frames with the magic count as rx_packets
- * (also those of another vswgen on this host: the TSC is shared, so their
- * latency is valid too); sequence tracking only for our own run. Our own
- * frames from an earlier trial (a search) are stale, i.e. foreign.
+ * Account one received burst. Frames with the magic count as rx_packets:
+ * a sender counts only its own run's (so loss stays exact when other
+ * traffic reaches its port); an --rx-only receiver counts every vswgen's
+ * (the TSC is shared, so their latency is valid too). Sequence tracking
+ * only for our own run. Our own frames from an earlier trial (a search)
+ * are stale, i.e. foreign.
  */
 static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 		       struct trial_stats *s)
 {
 	const uint64_t now = rte_rdtsc();
+	const bool own_only = !c->o->rx_only && c->tx_port != GEN_PORT_NONE;
 	const struct gen_hdr *h;
 	uint64_t tsc;
 	uint16_t i;
@@ -360,6 +363,8 @@ static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 						       void *));
 		h = find_hdr(m[i]);
 		if (h == NULL || h->magic != GEN_MAGIC)
+			continue;
+		if (h->run_id != c->run_id && own_only)
 			continue;
 		if (h->run_id == c->run_id) {
 			if (h->trial != c->trial || h->flow >= c->nflows) {
