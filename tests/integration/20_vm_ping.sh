@@ -1,8 +1,11 @@
 #!/bin/bash
 # Objective: real Linux guests (Debian kernel, virtio-net driver, interrupt
-# driven) under QEMU/TCG attached to vsw over vhost-user. Guest 1 pings
-# guest 2 20 times through vsw: at most 1 ping is lost, both ports count
-# traffic both ways, and the FDB holds each guest's MAC on its port.
+# driven) under QEMU/TCG attached to vsw over vhost-user, vsw in adaptive
+# poll mode (its worker sleeps between pings and must be woken by the
+# guests' kicks). Guest 1 pings guest 2 20 times through vsw: at most 1
+# ping is lost, both ports count traffic both ways, the FDB holds each
+# guest's MAC on its port, vsw sent the guests interrupts (calls) and
+# /vsw/queues shows they want them.
 # Skips (77) when QEMU or the guest image cannot be had here.
 # Image: tools/vm/mkimage (cached in $VSW_VM_CACHE or /var/cache/vsw-vm).
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +33,9 @@ kill -0 "$qp" 2>/dev/null || { wait "$qp"; skip "QEMU does not start: $(head -3 
 kill -TERM "$qp"; wait "$qp" 2>/dev/null
 
 CFG=$(vhost_config vm0 vm1)
+sed -i 's/^\[switch\]/[switch]\npoll-mode = adaptive/' "$CFG"
 start_vsw "$CFG"
+[ "$(info_val poll_mode)" = adaptive ] || fail "vsw is not in adaptive mode"
 MAC1=52:54:00:00:00:01; MAC2=52:54:00:00:00:02
 IP1=10.99.0.1; IP2=10.99.0.2
 
@@ -58,8 +63,13 @@ done
 # (a port goes up only once the guest's virtio-net driver is loaded.)
 # While guest 1 runs: wait for its READY marker and for both MACs in the
 # FDB (a port going down when its guest powers off may flush its entries).
-fdb_ok=0 ready=()
+fdb_ok=0 ready=() wants=
 while kill -0 "$G1" 2>/dev/null; do
+	if [ -n "${ready[1]:-}" ] && [ -z "$wants" ]; then
+		wants=$(jctl raw /vsw/queues,vm0 2>/dev/null | jq -r '.[].q0.guest_wants')
+		[ "$wants" = "-" ] && wants=
+		[ -n "$wants" ] && note "vm0 q0: the guest wants '$wants'"
+	fi
 	for g in 1 2; do
 		if [ -z "${ready[$g]:-}" ] && grep -aq '^VSW-READY:' "$T/guest$g.log"; then
 			ready[$g]=$(secs $(( $(ms) - t0 )))
@@ -106,6 +116,12 @@ for p in vm0 vm1; do
 		[ "$v" -ge "$rx" ] || fail "port $p: $c = $v, expected >= $rx"
 	done
 done
-for p in vm0 vm1; do note "$p: $(jctl port $p | jq -c 'with_entries(select(.key | test("^(rx|tx)_packets$|^drop")))')"; done
+for p in vm0 vm1; do note "$p: $(jctl port $p | jq -c 'with_entries(select(.key | test("^(rx|tx)_packets$|^drop|^guest_")))')"; done
+case $wants in interrupt | event-idx) ;; *) fail "vm0's kernel guest shows guest_wants '$wants'" ;; esac
+calls=$(port_ctr vm0 guest_calls)
+[ "$calls" -gt 0 ] || fail "vsw sent no interrupt to the kernel guest on vm0"
+wk=$(jctl raw /vsw/workers | jq -r '.[].worker0 | "\(.sleeps) \(.wakeups_rx)"')
+note "worker sleeps / wake-ups by a kick: $wk"
+[ "${wk#* }" -gt 0 ] || fail "the adaptive worker was never woken by a guest kick"
 stop_vsw
 echo "PASS: guests pinged through vsw: $res"
