@@ -10,7 +10,7 @@
  * user reference.
  */
 #define _GNU_SOURCE /* asprintf, open_memstream, strndup */
-#include "json.h"
+#include "vswctl.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -21,33 +21,15 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_PREFIX "vsw"
 #define RUNTIME_DIR "/var/run/dpdk"
 #define SOCKET_NAME "dpdk_telemetry.v2"
 #define MIN_REPLY_BUF 16384
-#define PORTS_PAGE 32
 #define FDB_PAGE 100
 #define MAX_PAGES 100000
-#define PORT_NAME_MAX 31
-
-/* Exit codes. */
-#define EXIT_OK 0
-#define EXIT_ERR 1
-#define EXIT_USAGE 2
-
-struct ctl {
-	const char *prefix; /* file prefix, NULL when -s was given */
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	double timeout;
-	int json;
-	int help;
-	int fd;
-	char *buf; /* receive buffer */
-	size_t bufsz;
-	size_t replylen;
-};
 
 struct verb {
 	const char *name;
@@ -58,7 +40,7 @@ struct verb {
 	int (*fn)(struct ctl *ctl, int argc, char **argv);
 };
 
-static int usage_error(const char *fmt, ...)
+int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -70,7 +52,7 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int error(const char *fmt, ...)
+int error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -82,7 +64,7 @@ static int error(const char *fmt, ...)
 	return EXIT_ERR;
 }
 
-static void *xrealloc(void *p, size_t n)
+void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (p == NULL) {
@@ -90,6 +72,37 @@ static void *xrealloc(void *p, size_t n)
 		exit(EXIT_ERR);
 	}
 	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		perror("vswctl: asprintf");
+		exit(EXIT_ERR);
+	}
+	return s;
+}
+
+int parse_int(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (s[0] == '\0' || s[strspn(s, "0123456789")] != '\0')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /* ---- socket ---------------------------------------------------------- */
@@ -119,6 +132,8 @@ static int ctl_recv(struct ctl *ctl, const char *what)
 	if (n < 0)
 		return error("reading %s from %s: %s", what, ctl->path,
 			     strerror(errno));
+	if (n == 0 && ctl->quiet_close)
+		return -1;
 	if (n == 0)
 		return error("%s closed the connection (too many clients?)",
 			     ctl->path);
@@ -152,7 +167,7 @@ static int ctl_greeting(struct ctl *ctl)
 	return 0;
 }
 
-static int ctl_connect(struct ctl *ctl)
+static int ctl_connect_once(struct ctl *ctl)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int rc;
@@ -173,8 +188,39 @@ static int ctl_connect(struct ctl *ctl)
 			     ctl->path, strerror(errno));
 	}
 	ctl->bufsz = MIN_REPLY_BUF * 4;
-	ctl->buf = xrealloc(NULL, ctl->bufsz);
+	ctl->buf = xrealloc(ctl->buf, ctl->bufsz);
 	return ctl_greeting(ctl);
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Connect and read the greeting. DPDK telemetry closes new connections
+ * at once while its client limit is reached: retry those, with a short
+ * randomised pause, until the timeout.
+ */
+static int ctl_connect(struct ctl *ctl)
+{
+	double end = mono_now() + ctl->timeout;
+	int rc;
+
+	srand((unsigned)getpid());
+	for (;;) {
+		ctl->quiet_close = mono_now() < end;
+		rc = ctl_connect_once(ctl);
+		ctl->quiet_close = 0;
+		if (rc >= 0)
+			return rc;
+		close(ctl->fd);
+		ctl->fd = -1;
+		usleep(10000 + (useconds_t)(rand() % 40000));
+	}
 }
 
 /* Send cmd and parse the reply into *reply; 0 or an exit code. */
@@ -196,6 +242,7 @@ static int ctl_request(struct ctl *ctl, const char *cmd, struct json **reply)
 		return error("bad reply to '%s': %s", cmd, err);
 	if ((*reply)->type != JSON_OBJECT || json_count(*reply) != 1) {
 		json_free(*reply);
+		*reply = NULL;
 		return error("bad reply to '%s': not {\"<cmd>\": data}", cmd);
 	}
 	return 0;
@@ -205,8 +252,8 @@ static int ctl_request(struct ctl *ctl, const char *cmd, struct json **reply)
  * Send cmd; on success *data is the reply's data (owned by *reply).
  * A null data or a dict with an "error" key is an error reported by vsw.
  */
-static int ctl_query(struct ctl *ctl, const char *cmd, struct json **reply,
-		     struct json **data)
+int ctl_query(struct ctl *ctl, const char *cmd, struct json **reply,
+	      struct json **data)
 {
 	struct json *e;
 	int rc = ctl_request(ctl, cmd, reply);
@@ -221,20 +268,15 @@ static int ctl_query(struct ctl *ctl, const char *cmd, struct json **reply,
 	else if ((e = json_get(*data, "error")) != NULL)
 		rc = error("vsw: %s",
 			   e->type == JSON_STRING ? e->str : "error");
-	if (rc)
+	if (rc) {
 		json_free(*reply);
+		*reply = NULL;
+		*data = NULL;
+	}
 	return rc;
 }
 
 /* ---- multi-page listings --------------------------------------------- */
-
-/* Pages of a listing; items are the object-valued members of all pages. */
-struct pages {
-	struct json **trees;
-	size_t ntrees;
-	struct json **items;
-	size_t nitems, cap;
-};
 
 static void pages_add_items(struct pages *pg, const struct json *data)
 {
@@ -253,8 +295,8 @@ static void pages_add_items(struct pages *pg, const struct json *data)
 }
 
 /* Fetch base,OFFSET,count for every page until next_offset is 0. */
-static int pages_fetch(struct ctl *ctl, const char *base, unsigned count,
-		       struct pages *pg)
+int pages_fetch(struct ctl *ctl, const char *base, unsigned count,
+		struct pages *pg)
 {
 	uint64_t off = 0, next;
 	struct json *reply, *data;
@@ -285,7 +327,7 @@ static int pages_fetch(struct ctl *ctl, const char *base, unsigned count,
 	return error("%s: more than %d pages", base, MAX_PAGES);
 }
 
-static void pages_free(struct pages *pg)
+void pages_free(struct pages *pg)
 {
 	for (size_t i = 0; i < pg->ntrees; i++)
 		json_free(pg->trees[i]);
@@ -295,18 +337,8 @@ static void pages_free(struct pages *pg)
 
 /* ---- tables ---------------------------------------------------------- */
 
-/* Rows of strings printed in aligned columns; 'r' columns right-aligned. */
-struct table {
-	size_t ncols;
-	const char *const *heads; /* NULL: no header line */
-	const char *align;
-	const char *gap; /* between columns; NULL: two spaces */
-	char **cells;
-	size_t nrows, cap;
-};
-
 /* Append a row, taking ownership of the ncols malloc'd strings. */
-static void table_add(struct table *t, char **row)
+void table_add(struct table *t, char **row)
 {
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
@@ -333,7 +365,7 @@ static void table_line(const struct table *t, const char *const *row,
 	}
 }
 
-static void table_print(struct table *t)
+void table_print(struct table *t)
 {
 	int *width = calloc(t->ncols, sizeof(*width));
 	size_t r, c;
@@ -358,7 +390,7 @@ static void table_print(struct table *t)
 }
 
 /* Value of member key of obj for a table cell ("-" if absent or ""). */
-static char *cell(const struct json *obj, const char *key)
+char *cell(const struct json *obj, const char *key)
 {
 	const struct json *v = key ? json_get(obj, key) : obj;
 
@@ -368,7 +400,7 @@ static char *cell(const struct json *obj, const char *key)
 }
 
 /* Add "label:" / value to a two-column key: value list. */
-static void kv_add(struct table *t, const char *indent, const struct json *m)
+void kv_add(struct table *t, const char *indent, const struct json *m)
 {
 	char *row[2];
 
@@ -380,11 +412,11 @@ static void kv_add(struct table *t, const char *indent, const struct json *m)
 	table_add(t, row);
 }
 
-static const char kv_align[] = "ll";
+const char kv_align[] = "ll";
 
 /* ---- verbs ----------------------------------------------------------- */
 
-static int print_json(struct json *reply, const struct json *data)
+int print_json(struct json *reply, const struct json *data)
 {
 	json_write(stdout, data);
 	putchar('\n');
@@ -469,7 +501,7 @@ static int verb_ports(struct ctl *ctl, int argc, char **argv)
 	return rc;
 }
 
-static int port_name_ok(const char *name)
+int port_name_ok(const char *name)
 {
 	size_t n = strlen(name);
 
@@ -661,6 +693,33 @@ static const struct verb verbs[] = {
 	{"port", 1, 1, "NAME", "one port: every counter", verb_port},
 	{"fdb", 0, 2, "[--port NAME]", "MAC table (forwarding database)",
 	 verb_fdb},
+	{"workers", 0, 0, "", "workers: load, cycles/packet, rx queues",
+	 verb_workers},
+	{"queues", 1, 1, "PORT", "rx queues of a port, guest interrupts",
+	 verb_queues},
+	{"fdb-stats", 0, 0, "", "MAC table statistics", verb_fdb_stats},
+	{"watch", 0, 4, "[--interval SEC] [--count N]",
+	 "live rates of ports and workers", verb_watch},
+	{"metrics", 0, 0, "", "every counter, Prometheus text format",
+	 verb_metrics},
+	{"port-add", 2, -1, "NAME KEY=VALUE...",
+	 "add a port; KEY=VALUE: type=vhost-user path=SOCK\n"
+	 "mode=server|client [queues=N], or type=ethdev\n"
+	 "devargs=ARGS [rxq=N] [txq=N]",
+	 verb_port_add},
+	{"port-del", 1, 1, "NAME", "remove a port", verb_port_del},
+	{"rxq-move", 3, 3, "PORT QUEUE WORKER",
+	 "move an rx queue to another worker", verb_rxq_move},
+	{"rxq-rebalance", 0, 0, "", "spread rx queues over the workers by load",
+	 verb_rxq_rebalance},
+	{"set", 2, 2, "KEY VALUE", "change a [switch] setting at run time",
+	 verb_set},
+	{"fdb-flush", 0, 1, "[PORT]", "remove dynamic MAC entries",
+	 verb_fdb_flush},
+	{"fdb-add", 2, 3, "MAC PORT [vlan=N]", "add a static MAC entry",
+	 verb_fdb_add},
+	{"fdb-del", 1, 2, "MAC [vlan=N]", "remove a MAC entry", verb_fdb_del},
+	{"stats-clear", 0, 0, "", "zero every counter", verb_stats_clear},
 	{"raw", 1, 1, "CMD", "send a telemetry command, print the reply",
 	 verb_raw},
 	{"help", 0, 0, "", "this help", verb_help},
@@ -679,8 +738,18 @@ static void usage(FILE *f)
 	for (const struct verb *v = verbs; v->name != NULL; v++) {
 		char left[48];
 
+		const char *h = v->help, *nl;
+
 		snprintf(left, sizeof(left), "%s %s", v->name, v->args);
-		fprintf(f, "  %-22s %s\n", left, v->help);
+		if (strlen(left) > 22)
+			fprintf(f, "  %s\n%25s", left, "");
+		else
+			fprintf(f, "  %-22s ", left);
+		while ((nl = strchr(h, '\n')) != NULL) {
+			fprintf(f, "%.*s\n%25s", (int)(nl - h), h, "");
+			h = nl + 1;
+		}
+		fprintf(f, "%s\n", h);
 	}
 	fprintf(f, "\nOptions:\n"
 		   "  --file-prefix P        DPDK file prefix vsw runs with\n"
@@ -703,6 +772,11 @@ static int verb_help(struct ctl *ctl, int argc, char **argv)
 static const char *const verb_arg_what[][2] = {
 	{"port", "a port NAME"},
 	{"raw", "a command string, e.g. /vsw/info"},
+	{"queues", "a PORT name"},
+	{"port-add", "NAME type=vhost-user|ethdev KEY=VALUE..."},
+	{"port-del", "a port NAME"},
+	{"fdb-add", "MAC PORT [vlan=N]"},
+	{"fdb-del", "MAC [vlan=N]"},
 };
 
 /* ---- command line ---------------------------------------------------- */
@@ -779,6 +853,21 @@ static int global_option(struct ctl *ctl, int *i, int argc, char **argv,
 	return 1;
 }
 
+/* Options of single verbs, passed on to them: --port, --interval... */
+static int verb_option(const char *arg)
+{
+	static const char *const opts[] = {"--port", "--interval", "--count"};
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(*opts); i++) {
+		size_t n = strlen(opts[i]);
+
+		if (strncmp(arg, opts[i], n) == 0 &&
+		    (arg[n] == '\0' || arg[n] == '='))
+			return 1;
+	}
+	return 0;
+}
+
 /* Global options may appear anywhere; the rest go to pos[] in order. */
 static int parse_args(struct ctl *ctl, int argc, char **argv, char **pos,
 		      int *npos)
@@ -795,7 +884,7 @@ static int parse_args(struct ctl *ctl, int argc, char **argv, char **pos,
 		if (rc < 0)
 			return EXIT_USAGE;
 		if (rc == 0 && !dashdash && argv[i][0] == '-' &&
-		    strcmp(argv[i], "--port") != 0)
+		    !verb_option(argv[i]))
 			return usage_error("unknown option '%s'", argv[i]);
 		if (rc == 0)
 			pos[(*npos)++] = argv[i];
@@ -835,8 +924,7 @@ int main(int argc, char **argv)
 	if (rc == 0 && ctl.help)
 		pos[0] = "help", npos = 1;
 	if (rc == 0 && npos == 0)
-		rc = usage_error("expected a verb (info, ports, port, fdb, "
-				 "raw, help)");
+		rc = usage_error("expected a verb");
 	if (rc == 0 && (v = find_verb(pos[0])) == NULL)
 		rc = usage_error("unknown verb '%s'", pos[0]);
 	if (rc == 0)

@@ -1,0 +1,304 @@
+/*
+ * Mutating verbs: port-add, port-del, rxq-move, rxq-rebalance, set,
+ * fdb-flush, fdb-add, fdb-del, stats-clear (docs/cli.md). Arguments are
+ * checked here where the client can (names, integers, MACs); the rest is
+ * up to vsw, whose {"error": ...} replies exit 1.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include "vswctl.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD_MAX 1023 /* DPDK telemetry reads requests into 1 KiB */
+#define VLAN_MAX 4095
+
+/* Send cmd; print msg (or --json the reply data). */
+static int mutate(struct ctl *ctl, const char *cmd, const char *msg)
+{
+	struct json *reply, *data;
+	int rc;
+
+	if (strlen(cmd) > CMD_MAX)
+		return usage_error("command too long (%zu bytes, at most %d)",
+				   strlen(cmd), CMD_MAX);
+	rc = ctl_query(ctl, cmd, &reply, &data);
+	if (rc)
+		return rc;
+	if (ctl->json)
+		return print_json(reply, data);
+	if (msg != NULL)
+		puts(msg);
+	json_free(reply);
+	return EXIT_OK;
+}
+
+/* Like mutate; prints "<verb> N <one|many>" with N the reply's key. */
+static int mutate_count(struct ctl *ctl, const char *cmd, const char *key,
+			const char *const words[3])
+{
+	struct json *reply, *data;
+	uint64_t n = 0;
+	int rc = ctl_query(ctl, cmd, &reply, &data);
+
+	if (rc)
+		return rc;
+	if (ctl->json)
+		return print_json(reply, data);
+	if (json_u64(json_get(data, key), &n) < 0)
+		rc = error("bad reply to '%s': no %s", cmd, key);
+	else
+		printf("%s %" PRIu64 " %s\n", words[0], n,
+		       words[n == 1 ? 1 : 2]);
+	json_free(reply);
+	return rc;
+}
+
+static int check_port(const char *name)
+{
+	if (port_name_ok(name))
+		return 0;
+	return usage_error("bad port name '%s' (letters, digits and '_', at "
+			   "most %d)",
+			   name, PORT_NAME_MAX);
+}
+
+/* ---- port-add / port-del --------------------------------------------- */
+
+/* The keys of a [port] section other than devargs. */
+static int is_port_key(const char *word)
+{
+	static const char *const keys[] = {"type", "path", "mode",   "queues",
+					   "rxq",  "txq",  "workers"};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+		size_t n = strlen(keys[i]);
+
+		if (strncmp(word, keys[i], n) == 0 && word[n] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+static void append(char **s, const char *sep, const char *word)
+{
+	char *n = xasprintf("%s%s%s", *s, sep, word);
+
+	free(*s);
+	*s = n;
+}
+
+/*
+ * argv: KEY=VALUE words. devargs=... and the words after it that are not
+ * port keys form the devargs value (joined by ','), sent last.
+ */
+static int port_add_cmd(int argc, char **argv, char **cmd)
+{
+	char *dev = NULL;
+	int type = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+
+		if (strncmp(w, "devargs=", 8) == 0 && dev == NULL) {
+			dev = strdup(w);
+		} else if (dev != NULL && !is_port_key(w)) {
+			append(&dev, dev[8] && w[0] ? "," : "", w);
+		} else if (!is_port_key(w) || strchr(w, ',') != NULL) {
+			free(dev);
+			return usage_error("'port-add': bad argument '%s' "
+					   "(KEY=VALUE, KEY one of type, path, "
+					   "mode, queues, rxq, txq, workers, "
+					   "devargs)",
+					   w);
+		} else {
+			type |= strncmp(w, "type=", 5) == 0;
+			append(cmd, ",", w);
+		}
+	}
+	if (dev != NULL)
+		append(cmd, ",", dev);
+	free(dev);
+	if (!type)
+		return usage_error("'port-add' expects type=vhost-user or "
+				   "type=ethdev");
+	return 0;
+}
+
+int verb_port_add(struct ctl *ctl, int argc, char **argv)
+{
+	char *cmd, *msg;
+	int rc = check_port(argv[0]);
+
+	if (rc)
+		return rc;
+	cmd = xasprintf("/vsw/port/add,%s", argv[0]);
+	rc = port_add_cmd(argc - 1, argv + 1, &cmd);
+	msg = xasprintf("port %s added", argv[0]);
+	if (rc == 0)
+		rc = mutate(ctl, cmd, msg);
+	free(msg);
+	free(cmd);
+	return rc;
+}
+
+int verb_port_del(struct ctl *ctl, int argc, char **argv)
+{
+	char cmd[64], msg[64];
+	int rc = check_port(argv[0]);
+
+	(void)argc;
+	if (rc)
+		return rc;
+	snprintf(cmd, sizeof(cmd), "/vsw/port/del,%s", argv[0]);
+	snprintf(msg, sizeof(msg), "port %s removed", argv[0]);
+	return mutate(ctl, cmd, msg);
+}
+
+/* ---- rx queues ------------------------------------------------------- */
+
+int verb_rxq_move(struct ctl *ctl, int argc, char **argv)
+{
+	char cmd[96], msg[128];
+	long q, w;
+	int rc = check_port(argv[0]);
+
+	(void)argc;
+	if (rc)
+		return rc;
+	if (parse_int(argv[1], 0, 65535, &q) < 0)
+		return usage_error("'rxq-move': QUEUE must be an integer "
+				   "0..65535, got '%s'",
+				   argv[1]);
+	if (parse_int(argv[2], 0, 65535, &w) < 0)
+		return usage_error("'rxq-move': WORKER must be an integer "
+				   "0..65535, got '%s'",
+				   argv[2]);
+	snprintf(cmd, sizeof(cmd), "/vsw/rxq/move,%s,%ld,%ld", argv[0], q, w);
+	snprintf(msg, sizeof(msg), "%s rx queue %ld moved to worker %ld",
+		 argv[0], q, w);
+	return mutate(ctl, cmd, msg);
+}
+
+int verb_rxq_rebalance(struct ctl *ctl, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	static const char *const words[3] = {"moved", "rx queue", "rx queues"};
+
+	return mutate_count(ctl, "/vsw/rxq/rebalance", "moved", words);
+}
+
+/* ---- set ------------------------------------------------------------- */
+
+int verb_set(struct ctl *ctl, int argc, char **argv)
+{
+	char *cmd, *msg;
+	int rc;
+
+	(void)argc;
+	if (argv[0][0] == '\0' || strpbrk(argv[0], ", =") != NULL)
+		return usage_error("'set': bad KEY '%s'", argv[0]);
+	if (argv[1][0] == '\0' || strchr(argv[1], ',') != NULL)
+		return usage_error("'set': bad VALUE '%s' (empty or with ',')",
+				   argv[1]);
+	cmd = xasprintf("/vsw/set,%s,%s", argv[0], argv[1]);
+	msg = xasprintf("%s = %s", argv[0], argv[1]);
+	rc = mutate(ctl, cmd, msg);
+	free(msg);
+	free(cmd);
+	return rc;
+}
+
+/* ---- fdb ------------------------------------------------------------- */
+
+int verb_fdb_flush(struct ctl *ctl, int argc, char **argv)
+{
+	static const char *const words[3] = {"flushed", "entry", "entries"};
+	char cmd[64];
+	int rc;
+
+	if (argc == 0)
+		return mutate_count(ctl, "/vsw/fdb/flush", "flushed", words);
+	if ((rc = check_port(argv[0])) != 0)
+		return rc;
+	snprintf(cmd, sizeof(cmd), "/vsw/fdb/flush,%s", argv[0]);
+	return mutate_count(ctl, cmd, "flushed", words);
+}
+
+static int mac_ok(const char *s)
+{
+	if (strlen(s) != 17)
+		return 0;
+	for (int i = 0; i < 17; i++) {
+		int colon = i % 3 == 2;
+
+		if (colon ? s[i] != ':'
+			  : strchr("0123456789abcdefABCDEF", s[i]) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+/* "vlan=N" or "N", 0..4095; -1 on a usage error (reported). */
+static long vlan_arg(const char *verb, const char *s)
+{
+	const char *v = strncmp(s, "vlan=", 5) == 0 ? s + 5 : s;
+	long n;
+
+	if (parse_int(v, 0, VLAN_MAX, &n) == 0)
+		return n;
+	usage_error("'%s': expected vlan=N with N in 0..%d, got '%s'", verb,
+		    VLAN_MAX, s);
+	return -1;
+}
+
+int verb_fdb_add(struct ctl *ctl, int argc, char **argv)
+{
+	char cmd[96], msg[96], vl[24] = "";
+	long vlan = 0;
+	int rc;
+
+	if (!mac_ok(argv[0]))
+		return usage_error("'fdb-add': bad MAC '%s' "
+				   "(xx:xx:xx:xx:xx:xx)",
+				   argv[0]);
+	if ((rc = check_port(argv[1])) != 0)
+		return rc;
+	if (argc == 3 && (vlan = vlan_arg("fdb-add", argv[2])) < 0)
+		return EXIT_USAGE;
+	if (argc == 3)
+		snprintf(vl, sizeof(vl), ",%ld", vlan);
+	snprintf(cmd, sizeof(cmd), "/vsw/fdb/add,%s,%s%s", argv[0], argv[1],
+		 vl);
+	snprintf(msg, sizeof(msg), "%s vlan %ld -> %s added (static)", argv[0],
+		 vlan, argv[1]);
+	return mutate(ctl, cmd, msg);
+}
+
+int verb_fdb_del(struct ctl *ctl, int argc, char **argv)
+{
+	char cmd[96], msg[96], vl[24] = "";
+	long vlan = 0;
+
+	if (!mac_ok(argv[0]))
+		return usage_error("'fdb-del': bad MAC '%s' "
+				   "(xx:xx:xx:xx:xx:xx)",
+				   argv[0]);
+	if (argc == 2 && (vlan = vlan_arg("fdb-del", argv[1])) < 0)
+		return EXIT_USAGE;
+	if (argc == 2)
+		snprintf(vl, sizeof(vl), ",%ld", vlan);
+	snprintf(cmd, sizeof(cmd), "/vsw/fdb/del,%s%s", argv[0], vl);
+	snprintf(msg, sizeof(msg), "%s vlan %ld removed", argv[0], vlan);
+	return mutate(ctl, cmd, msg);
+}
+
+int verb_stats_clear(struct ctl *ctl, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return mutate(ctl, "/vsw/stats/clear", "counters cleared");
+}

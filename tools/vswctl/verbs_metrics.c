@@ -1,0 +1,483 @@
+/*
+ * metrics: every counter of vsw in the Prometheus text exposition format
+ * (version 0.0.4): one "# HELP" and "# TYPE" line per metric family, then
+ * its samples. Counters end in _total, gauges do not. Sources: /vsw/info,
+ * /vsw/ports (names), /vsw/port,NAME and /vsw/queues,NAME for every port,
+ * /vsw/workers, /vsw/fdb/stats.
+ */
+#define _GNU_SOURCE /* open_memstream */
+#include "vswctl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct scrape {
+	struct json *info_r, *info;
+	struct json *wk_r, *wk;
+	struct json *fdb_r, *fdb;
+	struct pages list; /* /vsw/ports: the names */
+	size_t nports;
+	struct json **port_r, **port; /* /vsw/port,NAME */
+	struct json **q_r, **q;	      /* /vsw/queues,NAME */
+};
+
+/* A labelled object whose members become samples. */
+struct target {
+	const struct json *obj;
+	char *labels; /* 'port="vm0"' */
+};
+
+struct fam {
+	const char *key; /* member of the target objects */
+	const char *name;
+	const char *type; /* counter or gauge */
+	const char *help;
+};
+
+/* ---- output helpers -------------------------------------------------- */
+
+static void header(const char *name, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* Label value escaped per the format: \\, \", \n. */
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* 'k1="v1",k2="v2"' from NULL-terminated pairs; malloc'd. */
+static char *labels(const char *k, const char *v, ...)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+	va_list ap;
+
+	va_start(ap, v);
+	for (int first = 1; k != NULL; first = 0) {
+		fprintf(f, "%s%s=\"", first ? "" : ",", k);
+		put_escaped(f, v);
+		fputc('"', f);
+		k = va_arg(ap, const char *);
+		if (k != NULL)
+			v = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	fclose(f);
+	return s;
+}
+
+static int is_num(const struct json *v)
+{
+	return v != NULL && v->type == JSON_NUMBER;
+}
+
+static void sample(const char *name, const char *lab, const struct json *v)
+{
+	if (lab != NULL && lab[0] != '\0')
+		printf("%s{%s} %s\n", name, lab, v->str);
+	else
+		printf("%s %s\n", name, v->str);
+}
+
+/* One family over targets: header, then one sample per target with key. */
+static void family(const struct fam *f, const struct target *t, size_t n)
+{
+	int shown = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct json *v = json_get(t[i].obj, f->key);
+
+		if (!is_num(v))
+			continue;
+		if (!shown++)
+			header(f->name, f->type, f->help);
+		sample(f->name, t[i].labels, v);
+	}
+}
+
+static void families(const struct fam *f, size_t nf, const struct target *t,
+		     size_t n)
+{
+	for (size_t i = 0; i < nf; i++)
+		family(&f[i], t, n);
+}
+
+/* Members whose key starts with prefix, labelled label=<rest of key>. */
+static void prefixed(const char *prefix, const char *label, const char *name,
+		     const char *help, const struct target *t, size_t n)
+{
+	size_t pl = strlen(prefix);
+	int shown = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (const struct json *m = t[i].obj->child; m; m = m->next) {
+			char *lab;
+
+			if (strncmp(m->key, prefix, pl) != 0 || !is_num(m))
+				continue;
+			if (!shown++)
+				header(name, "counter", help);
+			lab = labels(label, m->key + pl, NULL);
+			printf("%s{%s,%s} %s\n", name, t[i].labels, lab,
+			       m->str);
+			free(lab);
+		}
+}
+
+static void targets_free(struct target *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(t[i].labels);
+	free(t);
+}
+
+#define NFAM(a) (sizeof(a) / sizeof(*(a)))
+
+/* ---- sections -------------------------------------------------------- */
+
+static void info_metrics(const struct json *info)
+{
+	static const struct fam fams[] = {
+		{"uptime_s", "vsw_uptime_seconds", "gauge",
+		 "Seconds since vsw started"},
+		{"workers", "vsw_workers", "gauge", "Worker lcores"},
+		{"ports", "vsw_ports", "gauge", "Ports"},
+		{"mbufs_total", "vsw_mbufs", "gauge", "Mbufs in the pool"},
+		{"mbufs_in_use", "vsw_mbufs_in_use", "gauge",
+		 "Mbufs taken from the pool"},
+	};
+	const struct json *ver = json_get(info, "version");
+	struct target t = {info, NULL};
+	char *lab;
+
+	header("vsw_info", "gauge", "vsw version (always 1)");
+	lab = labels("version",
+		     ver && ver->type == JSON_STRING ? ver->str : "unknown",
+		     NULL);
+	printf("vsw_info{%s} 1\n", lab);
+	free(lab);
+	families(fams, NFAM(fams), &t, 1);
+}
+
+static void port_state_metrics(const struct scrape *s, const struct target *t)
+{
+	header("vsw_port_up", "gauge",
+	       "1 when the port is up (vhost-user: a guest is connected)");
+	for (size_t i = 0; i < s->nports; i++) {
+		const struct json *st = json_get(s->port[i], "state");
+
+		printf("vsw_port_up{%s} %d\n", t[i].labels,
+		       st && st->type == JSON_STRING &&
+			       strcmp(st->str, "up") == 0);
+	}
+	header("vsw_port_info", "gauge", "Port type (always 1)");
+	for (size_t i = 0; i < s->nports; i++) {
+		const struct json *ty = json_get(s->port[i], "type");
+		char *lab = labels("type",
+				   ty && ty->type == JSON_STRING ? ty->str : "",
+				   NULL);
+
+		printf("vsw_port_info{%s,%s} 1\n", t[i].labels, lab);
+		free(lab);
+	}
+}
+
+static void port_metrics(const struct scrape *s)
+{
+	static const struct fam fams[] = {
+		{"rx_packets", "vsw_port_rx_packets_total", "counter",
+		 "Packets received"},
+		{"rx_bytes", "vsw_port_rx_bytes_total", "counter",
+		 "Bytes received"},
+		{"tx_packets", "vsw_port_tx_packets_total", "counter",
+		 "Packets sent"},
+		{"tx_bytes", "vsw_port_tx_bytes_total", "counter",
+		 "Bytes sent"},
+		{"unicast", "vsw_port_unicast_total", "counter",
+		 "Received packets forwarded to their one known port"},
+		{"flooded", "vsw_port_flooded_total", "counter",
+		 "Received packets flooded to every other port"},
+		{"tx_flushes", "vsw_port_tx_flushes_total", "counter",
+		 "Transmit bursts"},
+		{"connects", "vsw_port_connects_total", "counter",
+		 "Guest connections (vhost-user)"},
+		{"disconnects", "vsw_port_disconnects_total", "counter",
+		 "Guest disconnections (vhost-user)"},
+		{"guest_kicks", "vsw_port_guest_kicks_total", "counter",
+		 "Guest notifications that arrived, all queues"},
+		{"guest_calls", "vsw_port_guest_calls_total", "counter",
+		 "Interrupts sent to the guest, all queues"},
+		{"queues", "vsw_port_queues", "gauge", "Rx queues"},
+		{"tx_queues_shared", "vsw_port_tx_queues_shared", "gauge",
+		 "1 when workers share tx queues"},
+	};
+	struct target *t = calloc(s->nports + 1, sizeof(*t));
+
+	for (size_t i = 0; i < s->nports; i++) {
+		t[i].obj = s->port[i];
+		t[i].labels = labels("port", s->list.items[i]->key, NULL);
+	}
+	port_state_metrics(s, t);
+	families(fams, NFAM(fams), t, s->nports);
+	prefixed("drop_", "reason", "vsw_port_drops_total",
+		 "Packets dropped, by reason", t, s->nports);
+	prefixed("flush_", "size", "vsw_port_tx_flush_batches_total",
+		 "Transmit bursts by number of packets", t, s->nports);
+	targets_free(t, s->nports);
+}
+
+static void queue_metrics(const struct scrape *s)
+{
+	static const struct fam fams[] = {
+		{"rx_packets", "vsw_queue_rx_packets_total", "counter",
+		 "Packets received on the rx queue"},
+		{"rx_cycles", "vsw_queue_rx_cycles_total", "counter",
+		 "TSC cycles spent on the rx queue"},
+		{"kicks", "vsw_queue_kicks_total", "counter",
+		 "Guest notifications that arrived on the queue"},
+		{"calls", "vsw_queue_calls_total", "counter",
+		 "Interrupts vsw sent to the guest on the queue"},
+		{"enqueues", "vsw_queue_enqueues_total", "counter",
+		 "Enqueue calls into the guest's rx ring"},
+		{"enqueued", "vsw_queue_enqueued_packets_total", "counter",
+		 "Packets enqueued into the guest's rx ring"},
+		{"worker", "vsw_queue_worker", "gauge",
+		 "Worker polling the queue (-1: none)"},
+		{"present", "vsw_queue_present", "gauge",
+		 "1 when the guest has the queue pair"},
+		{"tx_enabled", "vsw_queue_tx_enabled", "gauge",
+		 "1 when the guest's rx ring is enabled"},
+		{"kicks_suppressed", "vsw_queue_kicks_suppressed", "gauge",
+		 "1 when guest notifications are suppressed"},
+		{"ring_size", "vsw_queue_ring_size", "gauge", "Ring entries"},
+	};
+	struct target *t = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nports; i++)
+		for (const struct json *m = s->q[i]->child; m; m = m->next) {
+			if (m->type != JSON_OBJECT)
+				continue;
+			t = xrealloc(t, (n + 1) * sizeof(*t));
+			t[n].obj = m;
+			t[n++].labels = labels("port", s->list.items[i]->key,
+					       "queue", m->key + 1, NULL);
+		}
+	families(fams, NFAM(fams), t, n);
+	targets_free(t, n);
+}
+
+static void rxq_share_metrics(const struct target *t, size_t n)
+{
+	char port[PORT_NAME_MAX + 2], *q, *lab;
+	int shown = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (const struct json *m = t[i].obj->child; m; m = m->next) {
+			if (!is_num(m) ||
+			    rxq_key(m->key, port, sizeof(port), &q) < 0)
+				continue;
+			if (!shown++)
+				header("vsw_worker_rxq_share_percent", "gauge",
+				       "Share of the worker's rx cycles spent "
+				       "on the queue");
+			lab = labels("port", port, "queue", q, NULL);
+			printf("vsw_worker_rxq_share_percent{%s,%s} %s\n",
+			       t[i].labels, lab, m->str);
+			free(lab);
+			free(q);
+		}
+}
+
+static void worker_metrics(const struct json *wk)
+{
+	static const struct fam fams[] = {
+		{"iterations", "vsw_worker_iterations_total", "counter",
+		 "Poll loop iterations"},
+		{"rx_packets", "vsw_worker_rx_packets_total", "counter",
+		 "Packets received by the worker"},
+		{"busy_cycles", "vsw_worker_busy_cycles_total", "counter",
+		 "TSC cycles of iterations that received packets"},
+		{"idle_cycles", "vsw_worker_idle_cycles_total", "counter",
+		 "TSC cycles of iterations that received nothing"},
+		{"sleeps", "vsw_worker_sleeps_total", "counter",
+		 "Sleeps (adaptive poll mode)"},
+		{"sleep_us", "vsw_worker_sleep_microseconds_total", "counter",
+		 "Microseconds slept (adaptive poll mode)"},
+		{"wakeups_rx", "vsw_worker_wakeups_rx_total", "counter",
+		 "Wakeups by rx interrupts (adaptive poll mode)"},
+		{"rxqs", "vsw_worker_rxqs", "gauge", "Rx queues polled"},
+	};
+	struct target *t = calloc(json_count(wk) + 1, sizeof(*t));
+	const struct json *tsc = json_get(wk, "tsc_hz");
+	size_t n = 0;
+
+	if (is_num(tsc)) {
+		header("vsw_tsc_hz", "gauge", "TSC frequency (cycles/s)");
+		sample("vsw_tsc_hz", NULL, tsc);
+	}
+	for (const struct json *m = wk->child; m; m = m->next) {
+		const struct json *lc = json_get(m, "lcore");
+
+		if (m->type != JSON_OBJECT)
+			continue;
+		t[n].obj = m;
+		t[n++].labels = labels(
+			"worker",
+			strncmp(m->key, "worker", 6) == 0 ? m->key + 6 : m->key,
+			"lcore", is_num(lc) ? lc->str : "", NULL);
+	}
+	families(fams, NFAM(fams), t, n);
+	rxq_share_metrics(t, n);
+	targets_free(t, n);
+}
+
+/* entries and size are gauges, every other member a counter. */
+static void fdb_metrics(const struct json *fdb)
+{
+	char name[64], help[96];
+
+	for (const struct json *m = fdb->child; m; m = m->next) {
+		int gauge = strcmp(m->key, "entries") == 0 ||
+			    strcmp(m->key, "size") == 0;
+
+		if (!is_num(m) || strlen(m->key) > 32 ||
+		    strspn(m->key, "abcdefghijklmnopqrstuvwxyz_") !=
+			    strlen(m->key))
+			continue;
+		snprintf(name, sizeof(name), "vsw_fdb_%s%s", m->key,
+			 gauge ? "" : "_total");
+		snprintf(help, sizeof(help), "MAC table: %s (/vsw/fdb/stats)",
+			 m->key);
+		header(name, gauge ? "gauge" : "counter", help);
+		sample(name, NULL, m);
+	}
+}
+
+/* ---- scrape ---------------------------------------------------------- */
+
+static int scrape_ports(struct ctl *ctl, struct scrape *s)
+{
+	char cmd[64];
+	int rc = pages_fetch(ctl, "/vsw/ports", PORTS_PAGE, &s->list);
+	size_t n = s->list.nitems;
+
+	if (rc)
+		return rc;
+	s->port_r = calloc(n + 1, sizeof(*s->port_r));
+	s->port = calloc(n + 1, sizeof(*s->port));
+	s->q_r = calloc(n + 1, sizeof(*s->q_r));
+	s->q = calloc(n + 1, sizeof(*s->q));
+	for (size_t i = 0; i < n; i++) {
+		const char *name = s->list.items[i]->key;
+
+		snprintf(cmd, sizeof(cmd), "/vsw/port,%s", name);
+		rc = ctl_query(ctl, cmd, &s->port_r[i], &s->port[i]);
+		if (rc)
+			return rc;
+		snprintf(cmd, sizeof(cmd), "/vsw/queues,%s", name);
+		rc = ctl_query(ctl, cmd, &s->q_r[i], &s->q[i]);
+		if (rc) {
+			json_free(s->port_r[i]);
+			return rc;
+		}
+		s->nports++;
+	}
+	return 0;
+}
+
+static int scrape(struct ctl *ctl, struct scrape *s)
+{
+	int rc = ctl_query(ctl, "/vsw/info", &s->info_r, &s->info);
+
+	if (rc)
+		return rc;
+	rc = ctl_query(ctl, "/vsw/workers", &s->wk_r, &s->wk);
+	if (rc)
+		return rc;
+	rc = ctl_query(ctl, "/vsw/fdb/stats", &s->fdb_r, &s->fdb);
+	if (rc)
+		return rc;
+	return scrape_ports(ctl, s);
+}
+
+static void scrape_free(struct scrape *s)
+{
+	json_free(s->info_r);
+	json_free(s->wk_r);
+	json_free(s->fdb_r);
+	for (size_t i = 0; i < s->nports; i++) {
+		json_free(s->port_r[i]);
+		json_free(s->q_r[i]);
+	}
+	free(s->port_r);
+	free(s->port);
+	free(s->q_r);
+	free(s->q);
+	pages_free(&s->list);
+}
+
+static void put_key(const char *k)
+{
+	json_write(stdout, &(struct json){.type = JSON_STRING,
+					  .str = (char *)k,
+					  .len = strlen(k)});
+	putchar(':');
+}
+
+/* --json: everything scraped, in one object. */
+static void scrape_json(const struct scrape *s)
+{
+	putchar('{');
+	put_key("info");
+	json_write(stdout, s->info);
+	putchar(',');
+	put_key("workers");
+	json_write(stdout, s->wk);
+	putchar(',');
+	put_key("fdb_stats");
+	json_write(stdout, s->fdb);
+	for (int pass = 0; pass < 2; pass++) {
+		printf(",\"%s\":{", pass ? "queues" : "ports");
+		for (size_t i = 0; i < s->nports; i++) {
+			if (i > 0)
+				putchar(',');
+			put_key(s->list.items[i]->key);
+			json_write(stdout, pass ? s->q[i] : s->port[i]);
+		}
+		putchar('}');
+	}
+	printf("}\n");
+}
+
+int verb_metrics(struct ctl *ctl, int argc, char **argv)
+{
+	struct scrape s = {0};
+	int rc = scrape(ctl, &s);
+
+	(void)argc;
+	(void)argv;
+	if (rc == 0 && ctl->json) {
+		scrape_json(&s);
+	} else if (rc == 0) {
+		info_metrics(s.info);
+		port_metrics(&s);
+		queue_metrics(&s);
+		worker_metrics(s.wk);
+		fdb_metrics(s.fdb);
+	}
+	scrape_free(&s);
+	return rc;
+}
