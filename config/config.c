@@ -34,7 +34,8 @@
 #define CFG_LINE_MAX (CFG_NAME_LEN + CFG_VALUE_LEN + 4 - 2)
 #define CMD_SOURCE "<command>"
 #define SWITCH_KEYS                                                            \
-	"burst, tx-flush-interval-us, tx-retries, poll-mode, kick-suppression, "\
+	"burst, tx-flush-interval-us, tx-retries, poll-mode, "                 \
+	"kick-suppression, "                                                   \
 	"idle-threshold-us, max-sleep-us, fdb-size, fdb-aging-s, mbufs, "      \
 	"rebalance-interval-s, rebalance-threshold-pct, run-dir"
 #define NAME_RULE                                                              \
@@ -169,8 +170,8 @@ static const struct uint_key switch_uint_keys[] = {
 	{"fdb-aging-s", offsetof(struct vsw_switch_conf, fdb_aging_s), 0, 86400,
 	 " (0 = never)"},
 	{"mbufs", offsetof(struct vsw_switch_conf, mbufs), 1024, 4194304, ""},
-	{"idle-threshold-us", offsetof(struct vsw_switch_conf, idle_threshold_us),
-	 1, 1000000, ""},
+	{"idle-threshold-us",
+	 offsetof(struct vsw_switch_conf, idle_threshold_us), 1, 1000000, ""},
 	{"max-sleep-us", offsetof(struct vsw_switch_conf, max_sleep_us), 10,
 	 1000000, ""},
 	{"rebalance-interval-s",
@@ -835,9 +836,10 @@ int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 
 	if (strcmp(key, "run-dir") == 0 || strcmp(key, "fdb-size") == 0 ||
 	    strcmp(key, "mbufs") == 0) {
-		set_err(&c, "%s: [switch] %s: fixed at start-up; expected a "
-			"key other than run-dir, fdb-size, mbufs", CMD_SOURCE,
-			key);
+		set_err(&c,
+			"%s: [switch] %s: fixed at start-up; expected a "
+			"key other than run-dir, fdb-size, mbufs",
+			CMD_SOURCE, key);
 		return -EPERM;
 	}
 	ret = parse_switch_entry(&c, key, value, &tmp);

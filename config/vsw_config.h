@@ -30,41 +30,41 @@ enum vsw_vhost_mode { VSW_VHOST_SERVER = 0, VSW_VHOST_CLIENT = 1 };
 enum vsw_poll_mode { VSW_POLL_BUSY = 0, VSW_POLL_ADAPTIVE = 1 };
 
 struct vsw_switch_conf {
-	unsigned int burst;		/* 1..VSW_BURST_MAX, default 32 */
+	unsigned int burst;		   /* 1..VSW_BURST_MAX, default 32 */
 	unsigned int tx_flush_interval_us; /* 0 = flush every iteration */
-	unsigned int tx_retries;	/* vhost enqueue retries, default 4 */
-	enum vsw_poll_mode poll_mode;	/* default busy */
-	bool kicks_allowed;		/* kick-suppression = off (measuring) */
-	unsigned int fdb_size;		/* 16..16M entries, default 65536 */
-	unsigned int fdb_aging_s;	/* 0 = never age, default 300 */
-	unsigned int mbufs;		/* mbuf pool size, default 32767 */
+	unsigned int tx_retries;      /* vhost enqueue retries, default 4 */
+	enum vsw_poll_mode poll_mode; /* default busy */
+	bool kicks_allowed;	      /* kick-suppression = off (measuring) */
+	unsigned int fdb_size;	      /* 16..16M entries, default 65536 */
+	unsigned int fdb_aging_s;     /* 0 = never age, default 300 */
+	unsigned int mbufs;	      /* mbuf pool size, default 32767 */
 	/* adaptive poll mode: sleep after this long without a packet */
-	unsigned int idle_threshold_us;	/* default 200 */
+	unsigned int idle_threshold_us; /* default 200 */
 	unsigned int max_sleep_us;	/* one sleep at most, default 1000 */
 	/* automatic rx queue rebalance among workers */
-	unsigned int rebalance_interval_s;	/* 0 = off (default) */
-	unsigned int rebalance_threshold_pct;	/* default 25 */
-	char run_dir[VSW_PATH_MAX];	/* default /run/vsw */
+	unsigned int rebalance_interval_s;    /* 0 = off (default) */
+	unsigned int rebalance_threshold_pct; /* default 25 */
+	char run_dir[VSW_PATH_MAX];	      /* default /run/vsw */
 };
 
 struct vsw_port_conf {
 	char name[VSW_PORT_NAME_MAX];
 	enum vsw_port_type type;
 	/* vhost-user */
-	char path[VSW_PATH_MAX];	/* socket; default <run-dir>/<name>.sock */
+	char path[VSW_PATH_MAX]; /* socket; default <run-dir>/<name>.sock */
 	enum vsw_vhost_mode mode;
 	/* ethdev */
 	char devargs[VSW_DEVARGS_MAX];
 	/* queues = rx queue count (vhost: queue pairs; ethdev: rxq), 1..16 */
 	unsigned int queues;
-	unsigned int txq;		/* ethdev only; 0 = one per worker */
+	unsigned int txq; /* ethdev only; 0 = one per worker */
 	/* optional pinning: rx queue i is polled by lcore workers[i % n] */
 	unsigned int n_workers;
 	unsigned int workers[VSW_MAX_QUEUES];
 };
 
 struct vsw_config {
-	char source[VSW_PATH_MAX];	/* file name, or "<default>" */
+	char source[VSW_PATH_MAX]; /* file name, or "<default>" */
 	struct vsw_switch_conf sw;
 	unsigned int n_ports;
 	struct vsw_port_conf ports[VSW_MAX_PORTS];

@@ -91,13 +91,16 @@ static int probe(struct vsw_port *p, char *err, size_t errlen)
 	name[strcspn(name, ",")] = '\0';
 	rc = rte_dev_probe(p->conf.devargs);
 	if (rc < 0 && rc != -EEXIST) {
-		snprintf(err, errlen, "port %s: cannot probe devargs \"%s\": %s",
-			 p->name, p->conf.devargs, strerror(-rc));
+		snprintf(err, errlen,
+			 "port %s: cannot probe devargs \"%s\": %s", p->name,
+			 p->conf.devargs, strerror(-rc));
 		return rc;
 	}
 	if (rte_eth_dev_get_port_by_name(name, &p->eth_port) != 0) {
-		snprintf(err, errlen, "port %s: devargs \"%s\" gave no ethdev "
-			 "named %s", p->name, p->conf.devargs, name);
+		snprintf(err, errlen,
+			 "port %s: devargs \"%s\" gave no ethdev "
+			 "named %s",
+			 p->name, p->conf.devargs, name);
 		return -ENODEV;
 	}
 	return 0;
@@ -139,8 +142,10 @@ int vsw_ethdev_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 		goto fail;
 	nrx = (uint16_t)p->conf.queues;
 	if (nrx > info.max_rx_queues) {
-		snprintf(err, errlen, "port %s: rxq = %u but the device has at "
-			 "most %u rx queues", p->name, nrx, info.max_rx_queues);
+		snprintf(err, errlen,
+			 "port %s: rxq = %u but the device has at "
+			 "most %u rx queues",
+			 p->name, nrx, info.max_rx_queues);
 		rc = -EINVAL;
 		goto fail_msg;
 	}

@@ -26,15 +26,15 @@ struct vsw_port;
 
 /* What a port can tell about one queue pair (telemetry). */
 struct vsw_queue_info {
-	bool present;	     /* the peer has this queue pair now */
-	bool rx_enabled;     /* we may dequeue (guest TX ring enabled) */
-	bool tx_enabled;     /* we may enqueue (guest RX ring enabled) */
-	bool kicks_off;	     /* guest kicks suppressed on our rx ring */
-	const char *intent;  /* guest RX: "poll", "interrupt", "event-idx" */
-	uint16_t size;	     /* ring size */
-	uint64_t calls;	     /* interrupts (call eventfd writes) sent */
-	uint64_t enqueues;   /* enqueue calls on this queue pair */
-	uint64_t enqueued;   /* packets those calls took */
+	bool present;	    /* the peer has this queue pair now */
+	bool rx_enabled;    /* we may dequeue (guest TX ring enabled) */
+	bool tx_enabled;    /* we may enqueue (guest RX ring enabled) */
+	bool kicks_off;	    /* guest kicks suppressed on our rx ring */
+	const char *intent; /* guest RX: "poll", "interrupt", "event-idx" */
+	uint16_t size;	    /* ring size */
+	uint64_t calls;	    /* interrupts (call eventfd writes) sent */
+	uint64_t enqueues;  /* enqueue calls on this queue pair */
+	uint64_t enqueued;  /* packets those calls took */
 };
 
 struct vsw_port_ops {
@@ -75,32 +75,32 @@ struct vsw_port_ops {
 
 struct vsw_port {
 	char name[VSW_PORT_NAME_MAX];
-	uint16_t id;		/* index in the switch's port table */
+	uint16_t id; /* index in the switch's port table */
 	enum vsw_port_type type;
 	const struct vsw_port_ops *ops;
 	struct vsw_port_conf conf;
-	uint16_t n_rxq;		/* rx queues the switch may poll */
+	uint16_t n_rxq; /* rx queues the switch may poll */
 	/* writer: control (vhost callbacks, link poll); readers: workers */
 	bool up;
 	/* writer: control before `up` is set; readers: workers after */
 	int vid;
-	uint16_t nr_qp;		/* vhost: queue pairs the guest has */
+	uint16_t nr_qp; /* vhost: queue pairs the guest has */
 	/* vhost: guest RX vrings enabled, bit per queue pair; writer: vhost
 	 * thread (vring_state_changed), readers: workers (a stale bit only
 	 * sends to queue 0 or to a ring that is about to close) */
 	uint32_t rx_enabled;
 	uint16_t eth_port;
-	uint16_t n_txq;		/* ethdev: tx queues configured */
-	bool txq_shared;	/* ethdev: fewer txqs than workers: lock */
+	uint16_t n_txq;	 /* ethdev: tx queues configured */
+	bool txq_shared; /* ethdev: fewer txqs than workers: lock */
 	rte_spinlock_t txq_lock[VSW_MAX_QUEUES];
 	struct rte_mempool *mp;
-	uint64_t connects;	/* control: times the peer came up */
+	uint64_t connects; /* control: times the peer came up */
 	uint64_t disconnects;
 	/* vhost: our duplicates of the guest TX rings' kick eventfds, -1 when
 	 * none; writer: vhost thread under the port layer's lock (closed
 	 * only after a grace period); readers: workers, control */
 	int kickfd[VSW_MAX_QUEUES];
-	bool renotify;		/* vhost thread -> control: re-suppress kicks */
+	bool renotify; /* vhost thread -> control: re-suppress kicks */
 	/* vhost: per queue pair, written by workers (atomic adds) */
 	uint64_t calls[VSW_MAX_QUEUES];
 	uint64_t enqueues[VSW_MAX_QUEUES];
@@ -109,8 +109,8 @@ struct vsw_port {
 
 /* Hooks the switch gives the port layer. */
 struct vsw_port_env {
-	struct rte_mempool *mp;	/* where received packets are allocated */
-	unsigned int n_workers;	/* tx queues wanted per port */
+	struct rte_mempool *mp; /* where received packets are allocated */
+	unsigned int n_workers; /* tx queues wanted per port */
 	/* Wait until no worker can still be inside a port's rx/tx. */
 	void (*quiesce)(void);
 	/* Read at guest connect and upkeep: leave guest kicks on (for

@@ -6,8 +6,8 @@
 #include <rte_log.h>
 
 extern int vsw_port_logtype;
-#define PORT_LOG(level, fmt, ...)                                             \
-	rte_log(RTE_LOG_##level, vsw_port_logtype, "vsw.port: " fmt "\n",     \
+#define PORT_LOG(level, fmt, ...)                                              \
+	rte_log(RTE_LOG_##level, vsw_port_logtype, "vsw.port: " fmt "\n",      \
 		##__VA_ARGS__)
 
 #endif

@@ -37,11 +37,12 @@
 #include "port_priv.h"
 
 /* Offloads off: frames cross guests unchanged, no partial checksums. */
-#define VHOST_OFFLOAD_FEATURES                                                \
+#define VHOST_OFFLOAD_FEATURES                                                 \
 	((1ULL << VIRTIO_NET_F_HOST_TSO4) | (1ULL << VIRTIO_NET_F_HOST_TSO6) | \
 	 (1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
 	 (1ULL << VIRTIO_NET_F_CSUM) | (1ULL << VIRTIO_NET_F_GUEST_CSUM) |     \
-	 (1ULL << VIRTIO_NET_F_GUEST_TSO4) | (1ULL << VIRTIO_NET_F_GUEST_TSO6) | \
+	 (1ULL << VIRTIO_NET_F_GUEST_TSO4) |                                   \
+	 (1ULL << VIRTIO_NET_F_GUEST_TSO6) |                                   \
 	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO))
 
 /*
@@ -70,7 +71,8 @@ static struct vsw_port *find_port_locked(int vid)
 	if (rte_vhost_get_ifname(vid, path, sizeof(path)) < 0)
 		return NULL;
 	for (unsigned int i = 0; i < VSW_MAX_PORTS; i++)
-		if (registered[i] && strcmp(registered[i]->conf.path, path) == 0)
+		if (registered[i] &&
+		    strcmp(registered[i]->conf.path, path) == 0)
 			return registered[i];
 	return NULL;
 }
@@ -197,13 +199,13 @@ static const struct rte_vhost_device_ops vhost_ops = {
 };
 
 /* Worker: caller checked `up`; the vid stays valid until it quiesces. */
-static uint16_t vhost_rx(struct vsw_port *p, uint16_t q,
-			 struct rte_mbuf **pkts, uint16_t n)
+static uint16_t vhost_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
+			 uint16_t n)
 {
 	if (q >= p->nr_qp)
 		return 0;
-	return rte_vhost_dequeue_burst(p->vid, q * 2 + VIRTIO_TXQ, p->mp,
-				       pkts, n);
+	return rte_vhost_dequeue_burst(p->vid, q * 2 + VIRTIO_TXQ, p->mp, pkts,
+				       n);
 }
 
 /*
@@ -211,8 +213,8 @@ static uint16_t vhost_rx(struct vsw_port *p, uint16_t q,
  * gets at most one call per batch.  The library copies into guest buffers;
  * we free what it took.
  */
-static uint16_t vhost_tx(struct vsw_port *p, uint16_t q,
-			 struct rte_mbuf **pkts, uint16_t n)
+static uint16_t vhost_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
+			 uint16_t n)
 {
 	uint32_t en = __atomic_load_n(&p->rx_enabled, __ATOMIC_ACQUIRE);
 	uint16_t qp = q % p->nr_qp;
@@ -298,9 +300,9 @@ static int vhost_queue_info(struct vsw_port *p, uint16_t q,
 		qi->present = true;
 		qi->tx_enabled = (en >> q) & 1;
 		qi->rx_enabled = true;
-		qi->kicks_off = !__atomic_load_n(&p->renotify,
-						 __ATOMIC_RELAXED) &&
-				!kick_setting();
+		qi->kicks_off =
+			!__atomic_load_n(&p->renotify, __ATOMIC_RELAXED) &&
+			!kick_setting();
 		/* guest memory stays mapped while we hold reg_lock */
 		if (rte_vhost_get_vhost_vring(p->vid, q * 2 + VIRTIO_RXQ,
 					      &vr) == 0) {
@@ -316,8 +318,8 @@ static int vhost_queue_info(struct vsw_port *p, uint16_t q,
 static void vhost_upkeep(struct vsw_port *p)
 {
 	pthread_mutex_lock(&reg_lock);
-	if (p->vid >= 0 && __atomic_exchange_n(&p->renotify, false,
-					       __ATOMIC_ACQ_REL)) {
+	if (p->vid >= 0 &&
+	    __atomic_exchange_n(&p->renotify, false, __ATOMIC_ACQ_REL)) {
 		uint16_t nr = rte_vhost_get_vring_num(p->vid);
 
 		for (uint16_t q = 0; q < nr; q++)
@@ -378,7 +380,8 @@ static int clear_stale_socket(const char *path, char *err, size_t errlen)
 		close(fd);
 	if (rc == 0) {
 		snprintf(err, errlen,
-			 "%s is in use by another process (another vsw?)", path);
+			 "%s is in use by another process (another vsw?)",
+			 path);
 		return -EADDRINUSE;
 	}
 	unlink(path);
@@ -415,8 +418,10 @@ static int vhost_register(struct vsw_port *p, char *err, size_t errlen)
 	if (p->conf.mode == VSW_VHOST_CLIENT)
 		flags |= RTE_VHOST_USER_CLIENT; /* reconnects by default */
 	if (rte_vhost_driver_register(path, flags) < 0) {
-		snprintf(err, errlen, "port %s: cannot register vhost-user "
-			 "socket %s", p->name, path);
+		snprintf(err, errlen,
+			 "port %s: cannot register vhost-user "
+			 "socket %s",
+			 p->name, path);
 		return -EIO;
 	}
 	if (rte_vhost_driver_disable_features(path, VHOST_OFFLOAD_FEATURES) <
@@ -439,9 +444,10 @@ int vsw_vhost_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 	if (p->conf.mode == VSW_VHOST_SERVER) {
 		rc = make_parent_dir(p->conf.path);
 		if (rc < 0) {
-			snprintf(err, errlen, "port %s: cannot create the "
-				 "directory of %s: %s", p->name, p->conf.path,
-				 strerror(-rc));
+			snprintf(err, errlen,
+				 "port %s: cannot create the "
+				 "directory of %s: %s",
+				 p->name, p->conf.path, strerror(-rc));
 			return rc;
 		}
 		rc = clear_stale_socket(p->conf.path, err, errlen);
@@ -459,8 +465,10 @@ int vsw_vhost_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 	pthread_mutex_unlock(&reg_lock);
 	if (rte_vhost_driver_start(p->conf.path) < 0) {
 		vhost_destroy(p);
-		snprintf(err, errlen, "port %s: cannot start vhost-user %s on "
-			 "%s", p->name, vsw_vhost_mode_str(p->conf.mode),
+		snprintf(err, errlen,
+			 "port %s: cannot start vhost-user %s on "
+			 "%s",
+			 p->name, vsw_vhost_mode_str(p->conf.mode),
 			 p->conf.path);
 		return -EIO;
 	}

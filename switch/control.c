@@ -21,7 +21,8 @@ struct vsw_port *vsw_ctl_port_by_name(const struct vsw_switch *sw,
 				      const char *name)
 {
 	for (int i = 0; name != NULL && i < VSW_MAX_PORTS; i++)
-		if (sw->ports[i] != NULL && strcmp(sw->ports[i]->name, name) == 0)
+		if (sw->ports[i] != NULL &&
+		    strcmp(sw->ports[i]->name, name) == 0)
 			return sw->ports[i];
 	return NULL;
 }
@@ -31,7 +32,8 @@ static void worker_ctrs(const struct vsw_switch *sw, uint16_t port,
 {
 	memset(out, 0, sizeof(*out));
 	for (unsigned int i = 0; i < sw->n_workers; i++) {
-		const uint64_t *c = (const uint64_t *)&sw->workers[i]->ctrs[port];
+		const uint64_t *c =
+			(const uint64_t *)&sw->workers[i]->ctrs[port];
 		uint64_t *o = (uint64_t *)out;
 
 		for (size_t k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
@@ -278,8 +280,8 @@ static unsigned int collect_loads(struct vsw_switch *sw, struct rxq_load *l,
  * Greedy: the busiest queues first, each to the worker with the least
  * load so far. Returns how many queues changed workers.
  */
-int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved,
-			  char *err, size_t errlen)
+int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved, char *err,
+			  size_t errlen)
 {
 	static struct rxq_load l[VSW_MAX_PORTS * VSW_MAX_QUEUES];
 	uint64_t wload[VSW_MAX_WORKERS] = {0}, plan[VSW_MAX_WORKERS] = {0};

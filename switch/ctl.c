@@ -90,7 +90,8 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "version", VSW_VERSION);
 	rte_tel_data_add_dict_u64(d, "pid", (uint64_t)getpid());
 	rte_tel_data_add_dict_u64(d, "uptime_s",
-				  (rte_rdtsc() - vsw.start_tsc) / rte_get_tsc_hz());
+				  (rte_rdtsc() - vsw.start_tsc) /
+					  rte_get_tsc_hz());
 	rte_tel_data_add_dict_string(d, "config", cfg->source);
 	rte_tel_data_add_dict_string(d, "run_dir", cfg->sw.run_dir);
 	rte_tel_data_add_dict_string(d, "file_prefix", vsw.file_prefix);
@@ -116,7 +117,8 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "fdb_entries", vsw_fdb_count(vsw.fdb));
 	rte_tel_data_add_dict_u64(d, "mbufs_total", vsw.mp->size);
 	rte_tel_data_add_dict_u64(d, "mbufs_in_use",
-				  vsw.mp->size - rte_mempool_avail_count(vsw.mp));
+				  vsw.mp->size -
+					  rte_mempool_avail_count(vsw.mp));
 	pthread_mutex_unlock(&vsw.ctl_lock);
 	return 0;
 }
@@ -150,8 +152,11 @@ static int cmd_ports(const char *cmd, const char *params,
 
 	(void)cmd;
 	if (vsw_ctl_parse_uints(params, v, 2) < 0)
-		return vsw_ctl_reply_error(d, "expected /vsw/ports[,OFFSET[,COUNT]] "
-				   "with integers, got '%s'", params);
+		return vsw_ctl_reply_error(
+			d,
+			"expected /vsw/ports[,OFFSET[,COUNT]] "
+			"with integers, got '%s'",
+			params);
 	if (v[1] == 0 || v[1] > PORTS_PAGE)
 		v[1] = PORTS_PAGE;
 	rte_tel_data_start_dict(d);
@@ -169,14 +174,14 @@ static int cmd_ports(const char *cmd, const char *params,
 		shown++;
 	}
 	pthread_mutex_unlock(&vsw.ctl_lock);
-	rte_tel_data_add_dict_u64(
-		d, "next_offset", v[0] + shown < total ? v[0] + shown : 0);
+	rte_tel_data_add_dict_u64(d, "next_offset",
+				  v[0] + shown < total ? v[0] + shown : 0);
 	return 0;
 }
 
 static const char *const flush_bucket_names[VSW_FLUSH_BUCKETS] = {
-	"flush_1", "flush_2_3", "flush_4_7", "flush_8_15", "flush_16_31",
-	"flush_32_up",
+	"flush_1",    "flush_2_3",   "flush_4_7",
+	"flush_8_15", "flush_16_31", "flush_32_up",
 };
 
 void vsw_ctl_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
@@ -228,10 +233,10 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	rte_tel_data_add_dict_string(d, "state", port_state(p));
 	rte_tel_data_add_dict_string(
 		d, "path", p->type == VSW_PORT_VHOST ? p->conf.path : "");
-	rte_tel_data_add_dict_string(
-		d, "mode",
-		p->type == VSW_PORT_VHOST ? vsw_vhost_mode_str(p->conf.mode)
-					  : "");
+	rte_tel_data_add_dict_string(d, "mode",
+				     p->type == VSW_PORT_VHOST
+					     ? vsw_vhost_mode_str(p->conf.mode)
+					     : "");
 	rte_tel_data_add_dict_string(d, "devargs", p->conf.devargs);
 	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
 	rte_tel_data_add_dict_int(d, "vid", p->vid);
@@ -260,7 +265,8 @@ static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	if (params == NULL || *params == '\0')
-		return vsw_ctl_reply_error(d, "expected /vsw/port,NAME%s", NULL);
+		return vsw_ctl_reply_error(d, "expected /vsw/port,NAME%s",
+					   NULL);
 	pthread_mutex_lock(&vsw.ctl_lock);
 	p = vsw_ctl_port_by_name(&vsw, params);
 	if (p == NULL) {
@@ -296,12 +302,11 @@ static void add_fdb_entry(uint64_t key, uint64_t val, void *arg)
 	rte_tel_data_start_dict(c);
 	rte_tel_data_add_dict_string(c, "mac", mac);
 	rte_tel_data_add_dict_u64(c, "vlan", vsw_fdb_key_vlan(key));
-	rte_tel_data_add_dict_string(
-		c, "port",
-		port < VSW_MAX_PORTS && vsw.ports[port] ? vsw.ports[port]->name
-							: "?");
-	rte_tel_data_add_dict_u64(c, "age_s",
-				  w->now - vsw_fdb_val_time(val));
+	rte_tel_data_add_dict_string(c, "port",
+				     port < VSW_MAX_PORTS && vsw.ports[port]
+					     ? vsw.ports[port]->name
+					     : "?");
+	rte_tel_data_add_dict_u64(c, "age_s", w->now - vsw_fdb_val_time(val));
 	rte_tel_data_add_dict_u64(c, "static",
 				  (val & VSW_FDB_VAL_STATIC) ? 1 : 0);
 	rte_tel_data_add_dict_container(w->d, idx, c, 0);
@@ -315,8 +320,11 @@ static int cmd_fdb(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	if (vsw_ctl_parse_uints(params, v, 2) < 0)
-		return vsw_ctl_reply_error(d, "expected /vsw/fdb[,OFFSET[,COUNT]] with "
-				   "integers, got '%s'", params);
+		return vsw_ctl_reply_error(
+			d,
+			"expected /vsw/fdb[,OFFSET[,COUNT]] with "
+			"integers, got '%s'",
+			params);
 	if (v[1] == 0 || v[1] > FDB_PAGE_MAX)
 		v[1] = FDB_PAGE_MAX;
 	w.index = v[0];
@@ -379,8 +387,8 @@ static void add_worker_rxqs(struct rte_tel_data *c, const struct vsw_worker *w)
 	}
 	for (uint16_t i = 0; i < n; i++) {
 		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
-		const char *name = vsw.ports[r->port] ? vsw.ports[r->port]->name
-						       : "?";
+		const char *name =
+			vsw.ports[r->port] ? vsw.ports[r->port]->name : "?";
 
 		snprintf(key, sizeof(key), "rxq_%s_%u_pct", name, r->q);
 		rte_tel_data_add_dict_u64(c, key,
@@ -496,7 +504,8 @@ int vsw_ctl_register(void)
 	} cmds[] = {
 		{"/vsw/info", cmd_info, "[read-only] Switch summary"},
 		{"/vsw/ports", cmd_ports,
-		 "[read-only] Ports and counters. Parameters: [OFFSET[,COUNT]]"},
+		 "[read-only] Ports and counters. Parameters: "
+		 "[OFFSET[,COUNT]]"},
 		{"/vsw/port", cmd_port,
 		 "[read-only] One port, every counter. Parameter: NAME"},
 		{"/vsw/fdb", cmd_fdb,

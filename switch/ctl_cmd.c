@@ -70,8 +70,10 @@ static int cmd_port_add(const char *cmd, const char *params,
 	(void)cmd;
 	if (comma == NULL || (size_t)(comma - params) >= sizeof(name))
 		return vsw_ctl_reply_error(
-			d, "expected /vsw/port/add,NAME,type=...,KEY=VALUE... "
-			   "got '%s'", params);
+			d,
+			"expected /vsw/port/add,NAME,type=...,KEY=VALUE... "
+			"got '%s'",
+			params);
 	snprintf(name, sizeof(name), "%.*s", (int)(comma - params), params);
 	pthread_mutex_lock(&vsw.ctl_lock);
 	rc = vsw_ctl_port_add(&vsw, name, comma + 1, err, sizeof(err));
@@ -108,11 +110,13 @@ static int cmd_rxq_move(const char *cmd, const char *params,
 	if (n != 3 || !parse_uint(f[1], 65535, &q) ||
 	    !parse_uint(f[2], VSW_MAX_WORKERS, &w))
 		return vsw_ctl_reply_error(
-			d, "expected /vsw/rxq/move,PORT,QUEUE,WORKER with "
-			   "integers QUEUE and WORKER, got '%s'", params);
+			d,
+			"expected /vsw/rxq/move,PORT,QUEUE,WORKER with "
+			"integers QUEUE and WORKER, got '%s'",
+			params);
 	pthread_mutex_lock(&vsw.ctl_lock);
-	rc = vsw_ctl_rxq_move(&vsw, f[0], (unsigned int)q, (unsigned int)w,
-			      err, sizeof(err));
+	rc = vsw_ctl_rxq_move(&vsw, f[0], (unsigned int)q, (unsigned int)w, err,
+			      sizeof(err));
 	pthread_mutex_unlock(&vsw.ctl_lock);
 	return reply_rc(d, rc, err);
 }
@@ -145,8 +149,10 @@ static int cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	if (split(params, buf, sizeof(buf), f, ARGS_MAX) != 2)
-		return vsw_ctl_reply_error(d, "expected /vsw/set,KEY,VALUE, "
-					   "got '%s'", params);
+		return vsw_ctl_reply_error(d,
+					   "expected /vsw/set,KEY,VALUE, "
+					   "got '%s'",
+					   params);
 	pthread_mutex_lock(&vsw.ctl_lock);
 	rc = vsw_ctl_set(&vsw, f[0], f[1], err, sizeof(err));
 	pthread_mutex_unlock(&vsw.ctl_lock);
@@ -231,9 +237,11 @@ static int cmd_fdb_add(const char *cmd, const char *params,
 		key = key_arg(f, n, 2, &ok);
 	if (!ok)
 		return vsw_ctl_reply_error(
-			d, "expected /vsw/fdb/add,MAC,PORT[,VLAN] with a "
-			   "unicast MAC aa:bb:cc:dd:ee:ff and VLAN 0..4095, "
-			   "got '%s'", params);
+			d,
+			"expected /vsw/fdb/add,MAC,PORT[,VLAN] with a "
+			"unicast MAC aa:bb:cc:dd:ee:ff and VLAN 0..4095, "
+			"got '%s'",
+			params);
 	pthread_mutex_lock(&vsw.ctl_lock);
 	p = vsw_ctl_port_by_name(&vsw, f[1]);
 	rc = p == NULL ? -ENOENT
@@ -259,8 +267,10 @@ static int cmd_fdb_del(const char *cmd, const char *params,
 		key = key_arg(f, n, 1, &ok);
 	if (!ok)
 		return vsw_ctl_reply_error(
-			d, "expected /vsw/fdb/del,MAC[,VLAN] with a unicast "
-			   "MAC aa:bb:cc:dd:ee:ff, got '%s'", params);
+			d,
+			"expected /vsw/fdb/del,MAC[,VLAN] with a unicast "
+			"MAC aa:bb:cc:dd:ee:ff, got '%s'",
+			params);
 	pthread_mutex_lock(&vsw.ctl_lock);
 	rc = vsw_fdb_del(vsw.fdb, key);
 	pthread_mutex_unlock(&vsw.ctl_lock);

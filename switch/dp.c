@@ -80,8 +80,10 @@ static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
 		else
 			w = least_loaded(dp, sw->n_workers);
 		if (w < 0) {
-			snprintf(err, errlen, "port %s: queue %u pinned to "
-				 "lcore %u, which is not a worker", p->name, q,
+			snprintf(err, errlen,
+				 "port %s: queue %u pinned to "
+				 "lcore %u, which is not a worker",
+				 p->name, q,
 				 p->conf.workers[q % p->conf.n_workers]);
 			return -EINVAL;
 		}

@@ -26,7 +26,8 @@
 #define MAX_LOCKS 4096u
 
 struct slot {
-	uint64_t key; /* writer: inserting worker / control; release-published */
+	uint64_t
+		key; /* writer: inserting worker / control; release-published */
 	uint64_t val; /* writer: any worker (atomic store); readers any */
 };
 
@@ -38,11 +39,11 @@ _Static_assert(sizeof(struct bucket) == 64, "bucket must be a cache line");
 
 struct vsw_fdb {
 	struct bucket *b;
-	uint32_t mask;	       /* buckets - 1 */
-	uint32_t lock_mask;    /* locks - 1 */
-	uint32_t max;	       /* entry limit */
-	uint32_t count;	       /* atomic: entries in the table */
-	uint8_t *locks;	       /* stripe locks, test-and-set bytes */
+	uint32_t mask;	    /* buckets - 1 */
+	uint32_t lock_mask; /* locks - 1 */
+	uint32_t max;	    /* entry limit */
+	uint32_t count;	    /* atomic: entries in the table */
+	uint8_t *locks;	    /* stripe locks, test-and-set bytes */
 	struct vsw_fdb_params p;
 	struct vsw_fdb_cstats cst; /* control thread only */
 };

@@ -77,8 +77,8 @@ typedef void *(*vsw_fdb_alloc_fn)(size_t size, void *arg);
 typedef void (*vsw_fdb_free_fn)(void *ptr, void *arg);
 
 struct vsw_fdb_params {
-	uint32_t max_entries;	/* size limit (>= 16) */
-	vsw_fdb_sync_fn sync;	/* NULL: single-threaded use (tests) */
+	uint32_t max_entries; /* size limit (>= 16) */
+	vsw_fdb_sync_fn sync; /* NULL: single-threaded use (tests) */
 	void *sync_arg;
 	vsw_fdb_alloc_fn alloc; /* NULL: aligned_alloc */
 	vsw_fdb_free_fn free;

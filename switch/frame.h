@@ -38,9 +38,8 @@ static inline int vsw_frame_is_bcast(const uint8_t *m)
 }
 
 /* Classify a frame of @len bytes at @d; fills @f unless it is a drop. */
-static inline enum vsw_frame_class vsw_frame_parse(const uint8_t *d,
-						   uint32_t len,
-						   struct vsw_frame *f)
+static inline enum vsw_frame_class
+vsw_frame_parse(const uint8_t *d, uint32_t len, struct vsw_frame *f)
 {
 	uint16_t vlan = 0;
 

@@ -84,18 +84,21 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 			usage(stdout);
 			return 1;
 		default:
-			fprintf(stderr, "vsw: unknown or incomplete option "
+			fprintf(stderr,
+				"vsw: unknown or incomplete option "
 				"'%s'; expected -c FILE, --check or --help\n",
 				argv[optind - 1]);
 			return -EINVAL;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "vsw: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "vsw: unexpected argument '%s'\n",
+			argv[optind]);
 		return -EINVAL;
 	}
 	if (o->run_dir != NULL && (o->config != NULL || o->run_dir[0] != '/')) {
-		fprintf(stderr, "vsw: --run-dir expects an absolute path and "
+		fprintf(stderr,
+			"vsw: --run-dir expects an absolute path and "
 			"applies to the embedded default only (set run-dir "
 			"in the [switch] section of a config file)\n");
 		return -EINVAL;
@@ -209,7 +212,8 @@ static int eal_args(const struct vsw_config *cfg, int argc, char **argv,
 		if (!has_arg(argc, argv, "-m") &&
 		    !has_arg(argc, argv, "--socket-mem"))
 			out[n++] = (char *)"-m1024";
-		fprintf(stderr, "vsw: no free hugepages; running with "
+		fprintf(stderr,
+			"vsw: no free hugepages; running with "
 			"--no-huge (reserve some for better performance)\n");
 	}
 	out[n] = NULL;
@@ -278,8 +282,10 @@ static int setup_core(struct vsw_switch *sw)
 	sw->qs = rte_zmalloc("vsw_qsbr", qsz, RTE_CACHE_LINE_SIZE);
 	sw->fdb = vsw_fdb_create(&fp);
 	if (sw->mp == NULL || sw->qs == NULL || sw->fdb == NULL) {
-		VSW_LOG(ERR, "out of memory for mbufs, RCU or FDB (%u mbufs, "
-			"fdb-size %u)", sw->cfg.sw.mbufs, sw->cfg.sw.fdb_size);
+		VSW_LOG(ERR,
+			"out of memory for mbufs, RCU or FDB (%u mbufs, "
+			"fdb-size %u)",
+			sw->cfg.sw.mbufs, sw->cfg.sw.fdb_size);
 		return -ENOMEM;
 	}
 	rte_rcu_qsbr_init(sw->qs, RTE_MAX_LCORE);
@@ -293,7 +299,8 @@ static int setup_workers(struct vsw_switch *sw)
 {
 	unsigned int lcore;
 
-	RTE_LCORE_FOREACH_WORKER(lcore) {
+	RTE_LCORE_FOREACH_WORKER(lcore)
+	{
 		struct vsw_worker *w;
 
 		if (sw->n_workers == VSW_MAX_WORKERS)
@@ -307,7 +314,7 @@ static int setup_workers(struct vsw_switch *sw)
 	}
 	if (sw->n_workers == 0) {
 		fprintf(stderr, "vsw: no worker lcore: give EAL at least two "
-			"lcores, e.g. -l 0,1 (lcore 0 runs control)\n");
+				"lcores, e.g. -l 0,1 (lcore 0 runs control)\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -346,7 +353,8 @@ static void control_loop(struct vsw_switch *sw)
 	uint32_t last_age = 0;
 
 	while (!__atomic_load_n(&sw->quit, __ATOMIC_RELAXED)) {
-		uint32_t now = 1 + (uint32_t)((rte_rdtsc() - sw->start_tsc) / hz);
+		uint32_t now =
+			1 + (uint32_t)((rte_rdtsc() - sw->start_tsc) / hz);
 		uint32_t aging = sw->cfg.sw.fdb_aging_s;
 
 		__atomic_store_n(&sw->now_s, now, __ATOMIC_RELAXED);

@@ -16,19 +16,19 @@
 #include <stdint.h>
 
 /* X(ENUM, telemetry key suffix, side, description) */
-#define VSW_DROP_REASONS(X)                                                   \
-	X(RUNT, runt, rx, "frame shorter than its L2 header")                 \
-	X(SRC_MULTICAST, src_multicast, rx, "group bit set in source MAC")    \
-	X(HAIRPIN, hairpin, rx, "destination learned on the ingress port")    \
-	X(NO_PORT, no_port, rx, "flood with no other port up")                \
-	X(TX_FULL, tx_full, tx, "output queue full after retries")            \
+#define VSW_DROP_REASONS(X)                                                    \
+	X(RUNT, runt, rx, "frame shorter than its L2 header")                  \
+	X(SRC_MULTICAST, src_multicast, rx, "group bit set in source MAC")     \
+	X(HAIRPIN, hairpin, rx, "destination learned on the ingress port")     \
+	X(NO_PORT, no_port, rx, "flood with no other port up")                 \
+	X(TX_FULL, tx_full, tx, "output queue full after retries")             \
 	X(PORT_DOWN, port_down, tx, "output port down or guest gone")
 
 enum vsw_drop_reason {
 #define X(e, k, s, d) VSW_DROP_##e,
 	VSW_DROP_REASONS(X)
 #undef X
-	VSW_DROP_MAX
+		VSW_DROP_MAX
 };
 
 #define VSW_FLUSH_BUCKETS 6

@@ -32,7 +32,7 @@ _Static_assert(VSW_MAX_PORTS <= 64, "dirty mask is 64 bits");
 #define VSW_MAX_WORKER_RXQ 128
 
 extern int vsw_logtype;
-#define VSW_LOG(level, fmt, ...)                                              \
+#define VSW_LOG(level, fmt, ...)                                               \
 	rte_log(RTE_LOG_##level, vsw_logtype, "vsw: " fmt "\n", ##__VA_ARGS__)
 
 struct vsw_rxq_ref {
@@ -87,9 +87,9 @@ struct vsw_worker {
 	uint64_t busy_cycles; /* TSC in iterations that moved packets */
 	uint64_t idle_cycles;
 	uint64_t rx_packets;
-	uint64_t sleeps;      /* adaptive: times it slept */
-	uint64_t sleep_us;    /* adaptive: time asleep */
-	uint64_t wakeups_rx;  /* adaptive: sleeps ended by a kick / irq */
+	uint64_t sleeps;     /* adaptive: times it slept */
+	uint64_t sleep_us;   /* adaptive: time asleep */
+	uint64_t wakeups_rx; /* adaptive: sleeps ended by a kick / irq */
 	struct vsw_fdb_wstats fdbst;
 	struct vsw_port_ctrs ctrs[VSW_MAX_PORTS];
 	struct vsw_rxq_ctrs rxq[VSW_MAX_PORTS][VSW_MAX_QUEUES];
@@ -101,16 +101,16 @@ struct vsw_worker {
 } __rte_cache_aligned;
 
 struct vsw_switch {
-	struct vsw_config cfg;	/* control; read-only after start-up */
+	struct vsw_config cfg; /* control; read-only after start-up */
 	char file_prefix[64];
 	struct rte_mempool *mp;
 	struct vsw_fdb *fdb;
 	struct rte_rcu_qsbr *qs;
-	struct vsw_dp *dp;	/* RCU: writer control, readers workers */
+	struct vsw_dp *dp; /* RCU: writer control, readers workers */
 	unsigned int n_workers;
 	struct vsw_worker *workers[VSW_MAX_WORKERS];
-	bool quit;		/* writer: signal/main; readers: workers */
-	uint32_t now_s;		/* writer: main loop; readers: workers */
+	bool quit;	/* writer: signal/main; readers: workers */
+	uint32_t now_s; /* writer: main loop; readers: workers */
 	uint64_t start_tsc;
 	/*
 	 * Control state, all under ctl_lock (control loop and telemetry
@@ -142,8 +142,8 @@ int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
 		     size_t errlen);
 int vsw_ctl_rxq_move(struct vsw_switch *sw, const char *port, unsigned int q,
 		     unsigned int worker, char *err, size_t errlen);
-int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved,
-			  char *err, size_t errlen);
+int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved, char *err,
+			  size_t errlen);
 int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
 		char *err, size_t errlen);
 void vsw_ctl_stats_clear(struct vsw_switch *sw);

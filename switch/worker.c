@@ -120,8 +120,9 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
  * function so that the three passes (parse+learn, bulk lookup, output) share
  * their arrays on the stack: first classify every packet and learn its
  * source (skipping repeats of the previous source), then look up all
- * unicast destinations in one bulk call, then append each packet to its
- * output buffer(s).
+ * unicast destinations in one bulk call (a run of packets to the same
+ * destination shares one key), then append each packet to its output
+ * buffer(s).
  */
 static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			  uint16_t in, struct rte_mbuf **pkts, uint16_t n,
@@ -130,7 +131,7 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 	struct vsw_port_ctrs *ic = &w->ctrs[in];
 	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX];
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
-	uint64_t last_src = 0;
+	uint64_t last_src = 0, last_dst = 0;
 	unsigned int nu = 0;
 	struct vsw_frame f;
 
@@ -141,15 +142,16 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 		struct rte_mbuf *m = pkts[i];
 
 		if (i + PREFETCH_AHEAD < n)
-			rte_prefetch0(rte_pktmbuf_mtod(
-				pkts[i + PREFETCH_AHEAD], void *));
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
+						       void *));
 		ic->rx_bytes += m->pkt_len;
 		cls[i] = (uint8_t)vsw_frame_parse(
 			rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &f);
 		if (cls[i] >= VSW_FRAME_RUNT) {
-			drop_pkt(ic, cls[i] == VSW_FRAME_RUNT
-					     ? VSW_DROP_RUNT
-					     : VSW_DROP_SRC_MULTICAST,
+			drop_pkt(ic,
+				 cls[i] == VSW_FRAME_RUNT
+					 ? VSW_DROP_RUNT
+					 : VSW_DROP_SRC_MULTICAST,
 				 m);
 			cls[i] = DROPPED;
 			continue;
@@ -159,8 +161,12 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			last_src = f.src_key;
 		}
 		if (cls[i] == VSW_FRAME_UNICAST) {
-			uidx[i] = (uint8_t)nu;
-			keys[nu++] = f.dst_key;
+			/* a run of one destination is looked up once */
+			if (f.dst_key != last_dst) {
+				keys[nu++] = f.dst_key;
+				last_dst = f.dst_key;
+			}
+			uidx[i] = (uint8_t)(nu - 1);
 		}
 	}
 	if (nu > 0)
@@ -248,7 +254,8 @@ static int arm_queues(const struct vsw_dp *dp, const struct vsw_worker *w,
 		if (fd < 0)
 			*bounded = true; /* cannot notify: must wake to poll */
 		else if (on && nfds < MAX_SLEEP_FDS)
-			fds[nfds++] = (struct pollfd){.fd = fd, .events = POLLIN};
+			fds[nfds++] =
+				(struct pollfd){.fd = fd, .events = POLLIN};
 	}
 	return nfds;
 }

@@ -272,8 +272,8 @@ static void test_set_switch_key(void)
 					sizeof(err)) == 0);
 	CHECK(cfg.sw.poll_mode == VSW_POLL_ADAPTIVE);
 	CHECK(!cfg.sw.kicks_allowed);
-	CHECK(vsw_config_set_switch_key(&cfg.sw, "kick-suppression", "off",
-					err, sizeof(err)) == 0);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "kick-suppression", "off", err,
+					sizeof(err)) == 0);
 	CHECK(cfg.sw.kicks_allowed);
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "kick-suppression", "maybe",
 					err, sizeof(err)) == -EINVAL);

@@ -28,8 +28,12 @@ static struct vsw_fdb *mk(uint32_t max)
 
 static uint64_t key_n(uint32_t n, uint16_t vlan)
 {
-	uint8_t mac[6] = {0x02, 0, (uint8_t)(n >> 24), (uint8_t)(n >> 16),
-			  (uint8_t)(n >> 8), (uint8_t)n};
+	uint8_t mac[6] = {0x02,
+			  0,
+			  (uint8_t)(n >> 24),
+			  (uint8_t)(n >> 16),
+			  (uint8_t)(n >> 8),
+			  (uint8_t)n};
 
 	return vsw_fdb_key(mac, vlan);
 }

@@ -73,7 +73,8 @@ int main(int argc, char **argv)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		ns[b] = ((t1.tv_sec - t0.tv_sec) * 1e9 +
-			 (t1.tv_nsec - t0.tv_nsec)) / ROUNDS;
+			 (t1.tv_nsec - t0.tv_nsec)) /
+			ROUNDS;
 	}
 	pthread_join(t, NULL);
 	qsort(ns, BATCHES, sizeof(ns[0]), cmp);

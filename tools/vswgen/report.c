@@ -75,8 +75,8 @@ void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
 		",\"size\":%u",
 		s->tx_packets, s->tx_ring_full, s->tx_dropped, s->rx_total,
 		s->rx_packets, r.rx_foreign, r.lost, r.loss_pct, s->reordered,
-		s->duplicates, s->duration_s, r.offered_mpps, r.tx_mpps, r.rx_mpps,
-		r.rx_gbps, c->o->size);
+		s->duplicates, s->duration_s, r.offered_mpps, r.tx_mpps,
+		r.rx_mpps, r.rx_gbps, c->o->size);
 	fprintf(f,
 		",\"latency_ns\":{\"p50\":%" PRIu64 ",\"p90\":%" PRIu64
 		",\"p99\":%" PRIu64 ",\"p999\":%" PRIu64 ",\"max\":%" PRIu64
