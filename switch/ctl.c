@@ -259,20 +259,36 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	}
 }
 
+/*
+ * The port named by a command's parameter: returned with ctl_lock held, or
+ * NULL (lock released) after replying an error (@usage when none given).
+ */
+static struct vsw_port *port_param(struct rte_tel_data *d, const char *params,
+				   const char *usage)
+{
+	struct vsw_port *p;
+
+	if (params == NULL || *params == '\0') {
+		vsw_ctl_reply_error(d, usage, NULL);
+		return NULL;
+	}
+	pthread_mutex_lock(&vsw.ctl_lock);
+	p = vsw_ctl_port_by_name(&vsw, params);
+	if (p == NULL) {
+		pthread_mutex_unlock(&vsw.ctl_lock);
+		vsw_ctl_reply_error(d, "unknown port '%s'", params);
+	}
+	return p;
+}
+
 static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct vsw_port *p;
 
 	(void)cmd;
-	if (params == NULL || *params == '\0')
-		return vsw_ctl_reply_error(d, "expected /vsw/port,NAME%s",
-					   NULL);
-	pthread_mutex_lock(&vsw.ctl_lock);
-	p = vsw_ctl_port_by_name(&vsw, params);
-	if (p == NULL) {
-		pthread_mutex_unlock(&vsw.ctl_lock);
-		return vsw_ctl_reply_error(d, "unknown port '%s'", params);
-	}
+	p = port_param(d, params, "expected /vsw/port,NAME%s");
+	if (p == NULL)
+		return 0;
 	rte_tel_data_start_dict(d);
 	add_port_detail(d, p);
 	pthread_mutex_unlock(&vsw.ctl_lock);
@@ -476,15 +492,9 @@ static int cmd_queues(const char *cmd, const char *params,
 	struct vsw_port *p;
 
 	(void)cmd;
-	if (params == NULL || *params == '\0')
-		return vsw_ctl_reply_error(d, "expected /vsw/queues,PORT%s",
-					   NULL);
-	pthread_mutex_lock(&vsw.ctl_lock);
-	p = vsw_ctl_port_by_name(&vsw, params);
-	if (p == NULL) {
-		pthread_mutex_unlock(&vsw.ctl_lock);
-		return vsw_ctl_reply_error(d, "unknown port '%s'", params);
-	}
+	p = port_param(d, params, "expected /vsw/queues,PORT%s");
+	if (p == NULL)
+		return 0;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "port", p->name);
 	rte_tel_data_add_dict_string(d, "type", vsw_port_type_str(p->type));

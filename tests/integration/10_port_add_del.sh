@@ -10,14 +10,7 @@ start_vsw "$CFG"
 C=$(mac_of 62)
 base=$(info_val mbufs_in_use)
 # guests A and B: one generator process with a port on each, A -> B
-gp=${PREFIX}g
-PREFIXES+=("$gp")
-# shellcheck disable=SC2046
-"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) --single-file-segments --no-pci \
-	--vdev "$(virtio "$RUN/a.sock")" --vdev "net_virtio_user1,path=$RUN/b.sock,queue_size=1024" -- \
-	--tx-port 0 --rx-port 1 --announce 3 --rate 10000 --duration 14 --json --quiet \
-	>"$T/gen.json" 2>"$T/gen.log" &
-GEN=$!; PIDS+=("$GEN")
+start_v2v gen --rate 10000 --duration 14
 wait_for 60 "a up" port_is a up
 wait_for 60 "b up" port_is b up
 wait_for 30 "A->B traffic" ctr_at_least b tx_packets 5000

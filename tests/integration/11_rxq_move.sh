@@ -12,14 +12,7 @@ VSW_PID=$!; PIDS+=("$VSW_PID")
 wait_for 60 "vsw telemetry" ctl info
 [ "$(info_val workers)" -eq 2 ] || fail "expected 2 workers"
 
-gp=${PREFIX}g
-PREFIXES+=("$gp")
-# shellcheck disable=SC2046
-"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) --single-file-segments --no-pci \
-	--vdev "$(virtio "$RUN/a.sock")" --vdev "net_virtio_user1,path=$RUN/b.sock,queue_size=1024" -- \
-	--tx-port 0 --rx-port 1 --announce 3 --rate 20000 --duration 16 --json --quiet \
-	>"$T/gen.json" 2>"$T/gen.log" &
-GEN=$!; PIDS+=("$GEN")
+start_v2v gen --rate 20000 --duration 16
 wait_for 60 "a up" port_is a up
 wait_for 30 "traffic" ctr_at_least b tx_packets 10000
 

@@ -17,15 +17,6 @@ worker_tid() {
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$VSW_PID/task/$1/stat"; }
 
-gen() {
-	local name=$1 gp=${PREFIX}g$1; shift
-	PREFIXES+=("$gp")
-	# shellcheck disable=SC2046
-	"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) --single-file-segments --no-pci \
-		--vdev "$(virtio "$RUN/a.sock")" --vdev "net_virtio_user1,path=$RUN/b.sock,queue_size=1024" -- \
-		--tx-port 0 --rx-port 1 --announce 3 --json --quiet --poll-sleep-us 50 "$@" \
-		>"$T/$name.json" 2>"$T/gen.log" || fail "generator: $(tail -3 "$T/gen.log")"
-}
 
 tid=$(worker_tid)
 [ -n "$tid" ] || fail "no worker thread"
@@ -40,14 +31,14 @@ note "idle: asleep ${asleep}% of the time, worker thread CPU ${cpu}%"
 [ "$cpu" -le 10 ] || fail "idle worker used ${cpu}% CPU"
 
 note "steady flow at 2000 pps"
-gen steady --rate 2000 --duration 4
+run_v2v steady --poll-sleep-us 50 --rate 2000 --duration 4
 jq -c '{tx_packets, rx_packets, lost, latency_ns}' "$T/steady.json"
 [ "$(jq .lost "$T/steady.json")" -eq 0 ] || fail "steady flow lost frames"
 [ "$(w wakeups_rx)" -gt 0 ] || fail "no wake-up by a guest kick"
 
 note "a 512-frame burst into a sleeping worker"
 sleep 1
-gen burst --count 512 --rate 0 --duration 2
+run_v2v burst --poll-sleep-us 50 --count 512 --rate 0 --duration 2
 jq -c '{tx_packets, rx_packets, lost}' "$T/burst.json"
 [ "$(jq .tx_packets "$T/burst.json")" -eq 512 ] || fail "generator sent $(jq .tx_packets "$T/burst.json")"
 [ "$(jq .lost "$T/burst.json")" -eq 0 ] || fail "burst lost frames"

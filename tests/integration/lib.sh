@@ -131,6 +131,26 @@ wait_guest() {
 }
 guest_val() { jq -r ".$2" "$T/$1.json"; }
 
+# start_v2v NAME VSWGEN_OPTS...: one generator process with a guest port
+# on each of vsw's ports a (tx) and b (rx); its JSON result lands in
+# $T/NAME.json (exact loss and reordering); PID in GEN.
+start_v2v() {
+	local name=$1 gp=${PREFIX}g$1; shift
+	PREFIXES+=("$gp")
+	# shellcheck disable=SC2046
+	"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) --single-file-segments --no-pci \
+		--vdev "$(virtio "$RUN/a.sock")" --vdev "net_virtio_user1,path=$RUN/b.sock,queue_size=1024" -- \
+		--tx-port 0 --rx-port 1 --announce 3 --json --quiet "$@" \
+		>"$T/$name.json" 2>"$T/$name.log" &
+	GEN=$!
+	PIDS+=("$GEN")
+}
+# run_v2v NAME VSWGEN_OPTS...: the same, in the foreground; fails on error
+run_v2v() {
+	start_v2v "$@"
+	wait "$GEN" || fail "generator $1: $(tail -3 "$T/$1.log")"
+}
+
 # write a config with vhost-user server ports NAME... in $RUN
 vhost_config() {
 	local f=$T/vsw.conf

@@ -22,7 +22,12 @@ def load(path):
     try:
         with open(path) as f:
             txt = f.read().strip()
-        return json.loads(txt.splitlines()[-1]) if txt else None
+        if not txt:
+            return None
+        try:
+            return json.loads(txt)
+        except ValueError:
+            return json.loads(txt.splitlines()[-1])
     except (OSError, ValueError, IndexError):
         return None
 
@@ -86,7 +91,7 @@ def gen_fields(g):
     }
 
 
-def cmd_trial(kind, extra, genf, bf, af, s0, s1):
+def cmd_trial(kind, extra, genf, bf, af, s0, s1, midf):
     rec = {"kind": kind}
     rec.update(json.loads(extra))
     rec.update(gen_fields(load(genf)))
@@ -101,7 +106,8 @@ def cmd_trial(kind, extra, genf, bf, af, s0, s1):
         "kicks": q0.get("kicks"), "vm0_rx": q0.get("rx_packets"),
         "kicks_per_pkt": div(q0.get("kicks"), q0.get("rx_packets"), 5),
         "port_guest_kicks_vm0": p0.get("guest_kicks"),
-        "wants_vm0": q0.get("guest_wants"), "wants_vm1": q1.get("guest_wants"),
+        "wants_vm0": (((load(midf) or {}).get("/vsw/queues,vm0") or {}).get("q0") or {}).get("guest_wants"),
+        "wants_vm1": (((load(midf) or {}).get("/vsw/queues,vm1") or {}).get("q0") or {}).get("guest_wants"),
         "kicks_suppressed_vm0": q0.get("kicks_suppressed"),
         "calls_vm1": q1.get("calls"), "enqueues_vm1": q1.get("enqueues"),
         "enqueued_vm1": q1.get("enqueued"),
@@ -436,7 +442,7 @@ def cmd_report(path, machf, outdir):
 
 def main(a):
     c = a[1] if len(a) > 1 else ""
-    if c == "trial" and len(a) == 9:
+    if c == "trial" and len(a) == 10:
         cmd_trial(*a[2:])
     elif c == "vmtrial" and len(a) == 7:
         cmd_vmtrial(*a[2:])

@@ -23,7 +23,8 @@ def main():
         for cmd in sys.argv[2:]:
             s.send(cmd.encode())
             r = json.loads(s.recv(1 << 20).decode() or "null")
-            out[cmd] = r.get(cmd) if isinstance(r, dict) else r
+            # the reply's key is the command without its parameters
+            out[cmd] = next(iter(r.values())) if isinstance(r, dict) and len(r) == 1 else r
     except (OSError, ValueError) as e:
         print("tel.py: %s: %s" % (path, e), file=sys.stderr)
         return 1
