@@ -284,17 +284,15 @@ static int insert_locked(struct vsw_fdb *f, uint32_t b1, uint32_t b2,
 	return 0;
 }
 
-static int learn_new(struct vsw_fdb *f, uint64_t key, uint64_t val,
-		     struct vsw_fdb_wstats *ws)
+static int learn_new(struct vsw_fdb *f, uint64_t key, uint64_t val, uint32_t b1,
+		     uint32_t b2, struct vsw_fdb_wstats *ws)
 {
-	uint32_t b1, b2;
 	int rc;
 
 	if (__atomic_load_n(&f->count, __ATOMIC_RELAXED) >= f->max) {
 		ws->refused++;
 		return -ENOSPC;
 	}
-	buckets_of(f, key, &b1, &b2);
 	if (!lock_pair(f, b1, b2, false)) {
 		ws->busy++;
 		return -EBUSY;
@@ -313,14 +311,19 @@ static int learn_new(struct vsw_fdb *f, uint64_t key, uint64_t val,
 	return 1;
 }
 
-int vsw_fdb_learn(struct vsw_fdb *f, uint64_t key, uint16_t port, uint32_t now,
-		  struct vsw_fdb_wstats *ws)
+/* Learn with the key's buckets already computed (and maybe prefetched). */
+static inline int learn_at(struct vsw_fdb *f, uint64_t key, uint32_t b1,
+			   uint32_t b2, uint16_t port, uint32_t now,
+			   struct vsw_fdb_wstats *ws)
 {
-	struct slot *s = find(f, key);
+	struct slot *s = find_in(&f->b[b1], key);
 	uint64_t old, nv;
 
 	if (s == NULL)
-		return learn_new(f, key, vsw_fdb_val(port, now, false), ws);
+		s = find_in(&f->b[b2], key);
+	if (s == NULL)
+		return learn_new(f, key, vsw_fdb_val(port, now, false), b1, b2,
+				 ws);
 	old = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
 	if (old & VSW_FDB_VAL_STATIC)
 		return 0;
@@ -333,6 +336,30 @@ int vsw_fdb_learn(struct vsw_fdb *f, uint64_t key, uint16_t port, uint32_t now,
 		return 2;
 	}
 	return 0;
+}
+
+int vsw_fdb_learn(struct vsw_fdb *f, uint64_t key, uint16_t port, uint32_t now,
+		  struct vsw_fdb_wstats *ws)
+{
+	uint32_t b1, b2;
+
+	buckets_of(f, key, &b1, &b2);
+	return learn_at(f, key, b1, b2, port, now, ws);
+}
+
+void vsw_fdb_learn_bulk(struct vsw_fdb *f, const uint64_t *keys, unsigned int n,
+			uint16_t port, uint32_t now, struct vsw_fdb_wstats *ws)
+{
+	uint32_t b1[256], b2[256];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		buckets_of(f, keys[i], &b1[i], &b2[i]);
+		__builtin_prefetch(&f->b[b1[i]]);
+		__builtin_prefetch(&f->b[b2[i]]);
+	}
+	for (i = 0; i < n; i++)
+		learn_at(f, keys[i], b1[i], b2[i], port, now, ws);
 }
 
 int vsw_fdb_add_static(struct vsw_fdb *f, uint64_t key, uint16_t port,

@@ -120,6 +120,15 @@ void vsw_fdb_lookup_bulk(const struct vsw_fdb *fdb, const uint64_t *keys,
 int vsw_fdb_learn(struct vsw_fdb *fdb, uint64_t key, uint16_t port,
 		  uint32_t now, struct vsw_fdb_wstats *ws);
 
+/*
+ * Learn @n keys (n <= 256) seen on @port: the per-burst form.  Computes and
+ * prefetches every key's buckets first, so that the cache misses of a
+ * large table overlap.  Same rules and counters as vsw_fdb_learn.
+ */
+void vsw_fdb_learn_bulk(struct vsw_fdb *fdb, const uint64_t *keys,
+			unsigned int n, uint16_t port, uint32_t now,
+			struct vsw_fdb_wstats *ws);
+
 /* Add or replace a static entry (control thread). 0 or -ENOSPC. */
 int vsw_fdb_add_static(struct vsw_fdb *fdb, uint64_t key, uint16_t port,
 		       uint32_t now);

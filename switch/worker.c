@@ -118,21 +118,21 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 /*
  * Forward one received burst.  This is the per-packet hot path, kept in one
  * function so that the three passes (parse+learn, bulk lookup, output) share
- * their arrays on the stack: first classify every packet and learn its
- * source (skipping repeats of the previous source), then look up all
- * unicast destinations in one bulk call (a run of packets to the same
- * destination shares one key), then append each packet to its output
- * buffer(s).
+ * their arrays on the stack: first classify every packet and collect the
+ * sources and unicast destinations (a run of one address counts once),
+ * then learn the sources and look up the destinations in bulk (every
+ * bucket prefetched before the first probe, so the misses of a large FDB
+ * overlap), then append each packet to its output buffer(s).
  */
 static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			  uint16_t in, struct rte_mbuf **pkts, uint16_t n,
 			  uint32_t now_s, uint64_t now)
 {
 	struct vsw_port_ctrs *ic = &w->ctrs[in];
-	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX];
+	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX], srcs[VSW_BURST_MAX];
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
 	uint64_t last_src = 0, last_dst = 0;
-	unsigned int nu = 0;
+	unsigned int nu = 0, ns = 0;
 	struct vsw_frame f;
 
 	for (uint16_t i = 0; i < n && i < PREFETCH_AHEAD; i++)
@@ -157,7 +157,7 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			continue;
 		}
 		if (f.src_key != last_src) {
-			vsw_fdb_learn(vsw.fdb, f.src_key, in, now_s, &w->fdbst);
+			srcs[ns++] = f.src_key;
 			last_src = f.src_key;
 		}
 		if (cls[i] == VSW_FRAME_UNICAST) {
@@ -169,6 +169,8 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			uidx[i] = (uint8_t)(nu - 1);
 		}
 	}
+	if (ns > 0)
+		vsw_fdb_learn_bulk(vsw.fdb, srcs, ns, in, now_s, &w->fdbst);
 	if (nu > 0)
 		vsw_fdb_lookup_bulk(vsw.fdb, keys, nu, vals);
 	for (uint16_t i = 0; i < n; i++) {

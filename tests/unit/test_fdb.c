@@ -193,6 +193,37 @@ static void test_bulk_matches_single(void)
 	vsw_fdb_destroy(f);
 }
 
+/* Bulk learning gives the table and counters sequential learning gives. */
+static void test_learn_bulk(void)
+{
+	struct vsw_fdb *a = mk(1024), *b = mk(1024);
+	struct vsw_fdb_wstats wa = {0}, wb = {0};
+	uint64_t keys[64], va, vb;
+	int bad = 0;
+
+	for (uint32_t i = 0; i < 64; i++)
+		keys[i] = key_n(i % 40, 0); /* repeats inside the burst */
+	vsw_fdb_learn_bulk(a, keys, 64, 3, 5, &wa);
+	for (uint32_t i = 0; i < 64; i++)
+		vsw_fdb_learn(b, keys[i], 3, 5, &wb);
+	vsw_fdb_learn_bulk(a, keys, 10, 4, 6, &wa); /* moves 10 */
+	for (uint32_t i = 0; i < 10; i++)
+		vsw_fdb_learn(b, keys[i], 4, 6, &wb);
+	for (uint32_t i = 0; i < 64; i++) {
+		bool ha = vsw_fdb_lookup(a, keys[i], &va);
+		bool hb = vsw_fdb_lookup(b, keys[i], &vb);
+
+		if (!ha || !hb || va != vb)
+			bad++;
+	}
+	CHECK(bad == 0);
+	CHECK(wa.learned == 40 && wb.learned == 40);
+	CHECK(wa.moved == 10 && wb.moved == 10);
+	CHECK(vsw_fdb_count(a) == 40);
+	vsw_fdb_destroy(a);
+	vsw_fdb_destroy(b);
+}
+
 static unsigned int walked;
 static void count_walk(uint64_t k, uint64_t v, void *arg)
 {
@@ -282,6 +313,7 @@ int main(void)
 	RUN(test_flush);
 	RUN(test_full_table);
 	RUN(test_bulk_matches_single);
+	RUN(test_learn_bulk);
 	RUN(test_walk_pages);
 	RUN(test_randomized);
 	return TEST_EXIT();
