@@ -68,10 +68,11 @@ def sched(s):
 def sample(s):
     """Guest sample line -> (uptime, irq, rx_packets, rx_drop)."""
     try:
-        body = s.split("VSW-S:", 1)[1].split()
-        up = float(body[0])
-        irq = int(body[1].split("=")[1])
-        dev = [body[2].split("=")[1]] + body[3:]
+        head, dev = s.split("VSW-S:", 1)[1].split("dev=", 1)
+        head = head.split()
+        up = float(head[0])
+        irq = int(head[1].split("=")[1])
+        dev = dev.split()  # bytes packets errs drop ...
         return up, irq, int(dev[1]), int(dev[3])
     except (IndexError, ValueError):
         return None
@@ -407,9 +408,9 @@ def cmd_report(path, machf, outdir):
     parts.append("kicks/pkt on=%s off=%s" % (g(summ.get("kpp_on"), "%.4f"), g(summ.get("kpp_off"), "%.4f")))
     cp = [x for x in summ.get("calls_pmd", []) if x is not None]
     parts.append("calls/pkt(pmd)=%s" % (g(max(cp), "%.4g") if cp else "n/a"))
-    vm = summ.get("vm_by_rate", {}).get(20000)
+    vm = summ.get("vm_by_rate", {}).get(2000)
     if vm:
-        parts.append("calls/pkt(kernel@20kpps,0/50/200us)=%s" % "/".join(g(vm.get(iv), "%.3f") for iv in (0, 50, 200)))
+        parts.append("calls/pkt(kernel@2kpps,0/50/200us)=%s" % "/".join(g(vm.get(iv), "%.3f") for iv in (0, 50, 200)))
     elif by("vm_error"):
         parts.append("calls/pkt(kernel)=n/a(%s)" % by("vm_error")[-1].get("error"))
     if "lat50_0" in summ:

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Objective: automatic rx queue rebalance. Two workers; every queue is
+# first moved onto worker 0 while two flows (a->b, c->d) run; with
+# rebalance-interval-s = 1 vsw notices worker 1 idle and moves busy queues
+# to it by itself, and neither flow loses or reorders a frame.
+. "$(dirname "$0")/lib.sh"
+
+CFG=$(vhost_config a b c d)
+"$VSW" --lcores '0@0,1@1,2@1' --file-prefix "$PREFIX" $(mem_args 512) -- -c "$CFG" >"$T/vsw.log" 2>&1 &
+VSW_PID=$!; PIDS+=("$VSW_PID")
+wait_for 60 "vsw telemetry" ctl info
+[ "$(info_val workers)" -eq 2 ] || fail "expected 2 workers"
+for p in a b c d; do
+	ctl raw "/vsw/rxq/move,$p,0,0" >/dev/null || fail "move $p to worker 0"
+done
+owner() { jctl raw "/vsw/queues,$1" | jq -r '.[].q0.worker'; }
+for p in a b c d; do [ "$(owner $p)" = 0 ] || fail "$p not on worker 0"; done
+
+start_v2v ab --rate 20000 --duration 14
+G1=$GEN
+gp=${PREFIX}gcd
+PREFIXES+=("$gp")
+# shellcheck disable=SC2046
+"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) --single-file-segments --no-pci \
+	--vdev "$(virtio "$RUN/c.sock")" --vdev "net_virtio_user1,path=$RUN/d.sock,queue_size=1024" -- \
+	--tx-port 0 --rx-port 1 --announce 3 --json --quiet --rate 20000 --duration 14 \
+	>"$T/cd.json" 2>"$T/cd.log" &
+G2=$!; PIDS+=("$G2")
+wait_for 60 "a->b traffic" ctr_at_least b tx_packets 10000
+wait_for 60 "c->d traffic" ctr_at_least d tx_packets 10000
+w1=$(jctl raw /vsw/workers | jq -r '.[].worker1.rx_packets')
+[ "$w1" -eq 0 ] || fail "worker 1 forwarded before the rebalance"
+
+note "turn on the automatic rebalance"
+ctl raw /vsw/set,rebalance-interval-s,1 >/dev/null || fail "set rebalance-interval-s"
+wait_for 20 "a busy queue on worker 1" sh -c "[ \$($VSWCTL --file-prefix $PREFIX --json raw /vsw/workers | jq -r '.[].worker1.rx_packets') -gt 1000 ]"
+note "after: a on $(owner a), c on $(owner c)"
+[ "$(owner a)" != "$(owner c)" ] || fail "both busy queues still share a worker"
+wait "$G1" || fail "generator ab failed"
+wait "$G2" || fail "generator cd failed"
+for g in ab cd; do
+	jq -c "{gen: \"$g\", tx_packets, rx_packets, lost, reordered}" "$T/$g.json"
+	[ "$(jq .lost "$T/$g.json")" -eq 0 ] || fail "$g lost frames"
+	[ "$(jq .reordered "$T/$g.json")" -eq 0 ] || fail "$g reordered frames"
+done
+grep -q "automatic rebalance moved" "$T/vsw.log" || fail "vsw did not log the rebalance"
+stop_vsw
+echo "PASS: vsw rebalanced its rx queues by itself without loss"
