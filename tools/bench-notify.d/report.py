@@ -340,7 +340,7 @@ def cmd_report(path, machf, outdir):
             md.append(table(["offered", "gen burst", "tx-flush-interval-us", "offered pps (measured)",
                              "sent", "guest rx (eth0)", "calls", "calls/pkt", "pkts/enqueue",
                              "pkts/flush", "guest virtio IRQs", "IRQs/pkt (guest)",
-                             "vsw drops tx_full", "guest rx drop"], v_rows))
+                             "vsw drops tx_full", "guest rx drop (no handler)"], v_rows))
 
     # c) adaptive vs busy
     c_md = []
