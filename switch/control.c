@@ -335,6 +335,11 @@ void vsw_ctl_auto_rebalance(struct vsw_switch *sw, uint32_t now)
 			moved);
 }
 
+void vsw_ctl_fdb_refresh(struct vsw_switch *sw)
+{
+	vsw_fdb_set_refresh(sw->fdb, sw->cfg.sw.fdb_aging_s / 60);
+}
+
 int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
 		char *err, size_t errlen)
 {
@@ -349,6 +354,7 @@ int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
 		sw->cfg.sw = old;
 		return rc;
 	}
+	vsw_ctl_fdb_refresh(sw);
 	if (old.kicks_allowed != sw->cfg.sw.kicks_allowed)
 		for (int i = 0; i < VSW_MAX_PORTS; i++)
 			if (sw->ports[i] != NULL)

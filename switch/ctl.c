@@ -241,7 +241,12 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
 	rte_tel_data_add_dict_int(d, "vid", p->vid);
 	rte_tel_data_add_dict_u64(d, "connects", p->connects);
-	rte_tel_data_add_dict_u64(d, "tx_queues_shared", p->txq_shared);
+	/* ethdev: fewer txqs than workers (locked); vhost: fewer queue pairs
+	 * than workers (the library's per-queue lock serializes them) */
+	rte_tel_data_add_dict_u64(d, "tx_queues_shared",
+				  p->type == VSW_PORT_VHOST
+					  ? vsw.n_workers > p->nr_qp
+					  : p->txq_shared);
 	rte_tel_data_add_dict_u64(d, "disconnects", p->disconnects);
 	rte_tel_data_add_dict_u64(d, "rx_packets", s.rx_packets);
 	rte_tel_data_add_dict_u64(d, "rx_bytes", s.rx_bytes);

@@ -117,6 +117,7 @@ struct vsw_fdb *vsw_fdb_create(const struct vsw_fdb_params *p)
 	f->mask = nb - 1;
 	f->lock_mask = (nb < MAX_LOCKS ? nb : MAX_LOCKS) - 1;
 	f->max = p->max_entries;
+	f->refresh_s = 1;
 	f->b = f->p.alloc((size_t)nb * sizeof(struct bucket), f->p.alloc_arg);
 	f->locks = calloc(f->lock_mask + 1, 1);
 	if (f->b == NULL || f->locks == NULL) {
@@ -135,6 +136,12 @@ void vsw_fdb_destroy(struct vsw_fdb *f)
 		f->p.free(f->b, f->p.alloc_arg);
 	free(f->locks);
 	free(f);
+}
+
+void vsw_fdb_set_refresh(struct vsw_fdb *f, uint32_t refresh_s)
+{
+	__atomic_store_n(&f->refresh_s, refresh_s ? refresh_s : 1,
+			 __ATOMIC_RELAXED);
 }
 
 uint32_t vsw_fdb_count(const struct vsw_fdb *f)
@@ -327,9 +334,12 @@ static inline int learn_at(struct vsw_fdb *f, uint64_t key, uint32_t b1,
 	old = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
 	if (old & VSW_FDB_VAL_STATIC)
 		return 0;
+	/* the common case: same port, fresh enough: no store, no dirty line */
+	if (vsw_fdb_val_port(old) == port &&
+	    now - vsw_fdb_val_time(old) <
+		    __atomic_load_n(&f->refresh_s, __ATOMIC_RELAXED))
+		return 0;
 	nv = vsw_fdb_val(port, now, false);
-	if (old == nv)
-		return 0; /* the common case: no store, no dirty line */
 	__atomic_store_n(&s->val, nv, __ATOMIC_RELAXED);
 	if (vsw_fdb_val_port(old) != port) {
 		ws->moved++;

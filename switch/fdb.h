@@ -91,6 +91,13 @@ struct vsw_fdb;
 struct vsw_fdb *vsw_fdb_create(const struct vsw_fdb_params *p);
 void vsw_fdb_destroy(struct vsw_fdb *fdb);
 
+/*
+ * Rewrite an entry's last-seen time at most every @refresh_s seconds (>= 1;
+ * default 1): fewer stores to a large table, at the cost of aging an idle
+ * entry up to @refresh_s - 1 seconds early. Control thread.
+ */
+void vsw_fdb_set_refresh(struct vsw_fdb *fdb, uint32_t refresh_s);
+
 /* Entries in the table now, and the limit. Any thread. */
 uint32_t vsw_fdb_count(const struct vsw_fdb *fdb);
 uint32_t vsw_fdb_max(const struct vsw_fdb *fdb);

@@ -289,6 +289,7 @@ static int setup_core(struct vsw_switch *sw)
 		return -ENOMEM;
 	}
 	rte_rcu_qsbr_init(sw->qs, RTE_MAX_LCORE);
+	vsw_ctl_fdb_refresh(sw);
 	memset(sw->rxq_owner, VSW_RXQ_UNASSIGNED, sizeof(sw->rxq_owner));
 	sw->now_s = 1;
 	sw->start_tsc = rte_rdtsc();

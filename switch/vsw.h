@@ -150,6 +150,8 @@ void vsw_ctl_stats_clear(struct vsw_switch *sw);
 struct vsw_port *vsw_ctl_port_by_name(const struct vsw_switch *sw,
 				      const char *name);
 void vsw_ctl_auto_rebalance(struct vsw_switch *sw, uint32_t now);
+/* FDB timestamps are rewritten every fdb-aging-s / 60 seconds (>= 1). */
+void vsw_ctl_fdb_refresh(struct vsw_switch *sw);
 void vsw_ctl_poll_kicks(struct vsw_switch *sw);
 
 /* worker.c */

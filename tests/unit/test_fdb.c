@@ -86,6 +86,25 @@ static void test_learn_move_refresh(void)
 	vsw_fdb_destroy(f);
 }
 
+/* With a refresh period, the last-seen time is rewritten only that often. */
+static void test_refresh_period(void)
+{
+	struct vsw_fdb *f = mk(64);
+	struct vsw_fdb_wstats ws = {0};
+	uint64_t v, k = key_n(7, 0);
+
+	vsw_fdb_set_refresh(f, 5);
+	CHECK(vsw_fdb_learn(f, k, 1, 10, &ws) == 1);
+	vsw_fdb_learn(f, k, 1, 14, &ws);
+	CHECK(vsw_fdb_lookup(f, k, &v) && vsw_fdb_val_time(v) == 10);
+	vsw_fdb_learn(f, k, 1, 15, &ws);
+	CHECK(vsw_fdb_lookup(f, k, &v) && vsw_fdb_val_time(v) == 15);
+	/* a move is stored at once, whatever the period */
+	CHECK(vsw_fdb_learn(f, k, 2, 16, &ws) == 2);
+	CHECK(vsw_fdb_lookup(f, k, &v) && vsw_fdb_val_port(v) == 2);
+	vsw_fdb_destroy(f);
+}
+
 static void test_aging(void)
 {
 	struct vsw_fdb *f = mk(64);
@@ -309,6 +328,7 @@ int main(void)
 	RUN(test_create_limits);
 	RUN(test_learn_move_refresh);
 	RUN(test_aging);
+	RUN(test_refresh_period);
 	RUN(test_static_and_del);
 	RUN(test_flush);
 	RUN(test_full_table);
