@@ -44,6 +44,7 @@ struct vsw_fdb {
 	uint32_t max;	    /* entry limit */
 	uint32_t count;	    /* atomic: entries in the table */
 	uint8_t *locks;	    /* stripe locks, test-and-set bytes */
+	uint32_t refresh_s; /* rewrite a timestamp at most this often */
 	struct vsw_fdb_params p;
 	struct vsw_fdb_cstats cst; /* control thread only */
 };
