@@ -92,27 +92,39 @@ static inline void append(struct vsw_worker *w, const struct vsw_dp *dp,
 		flush_port(w, dp, out);
 }
 
-/* Flood @m to every up port but @in: one reference per copy. */
-static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
-		  struct rte_mbuf *m, uint64_t now)
-{
-	uint16_t outs[VSW_MAX_PORTS], k = 0;
+/* The ports a frame from @in is flooded to: every up port but @in. */
+struct flood_set {
+	int16_t k; /* -1: not computed yet for this burst */
+	uint16_t outs[VSW_MAX_PORTS];
+};
 
+static void flood_set_fill(struct flood_set *fs, const struct vsw_dp *dp,
+			   uint16_t in)
+{
+	fs->k = 0;
 	for (uint16_t i = 0; i < dp->n_flood; i++) {
 		uint16_t id = dp->flood[i];
 
 		if (id != in && vsw_port_is_up(dp->ports[id]))
-			outs[k++] = id;
+			fs->outs[fs->k++] = id;
 	}
-	if (k == 0) {
+}
+
+/* Flood @m: one reference per copy; the set is computed once per burst. */
+static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
+		  struct rte_mbuf *m, uint64_t now, struct flood_set *fs)
+{
+	if (fs->k < 0)
+		flood_set_fill(fs, dp, in);
+	if (fs->k == 0) {
 		drop_pkt(&w->ctrs[in], VSW_DROP_NO_PORT, m);
 		return;
 	}
 	w->ctrs[in].flooded++;
-	if (k > 1)
-		rte_mbuf_refcnt_update(m, (int16_t)(k - 1));
-	for (uint16_t i = 0; i < k; i++)
-		append(w, dp, outs[i], m, now);
+	if (fs->k > 1)
+		rte_mbuf_refcnt_update(m, (int16_t)(fs->k - 1));
+	for (int16_t i = 0; i < fs->k; i++)
+		append(w, dp, fs->outs[i], m, now);
 }
 
 /*
@@ -133,10 +145,12 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
 	uint64_t last_src = 0, last_dst = 0;
 	unsigned int nu = 0, ns = 0;
+	struct flood_set fs;
 	struct vsw_frame f;
 
 	for (uint16_t i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	fs.k = -1; /* (no initializer: it would zero outs[] every burst) */
 	ic->rx_packets += n;
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -180,14 +194,14 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 		if (cls[i] == DROPPED)
 			continue;
 		if (cls[i] != VSW_FRAME_UNICAST || vals[uidx[i]] == 0) {
-			flood(w, dp, in, m, now);
+			flood(w, dp, in, m, now, &fs);
 			continue;
 		}
 		out = vsw_fdb_val_port(vals[uidx[i]]);
 		if (out == in) {
 			drop_pkt(ic, VSW_DROP_HAIRPIN, m);
 		} else if (out >= VSW_MAX_PORTS || dp->ports[out] == NULL) {
-			flood(w, dp, in, m, now); /* stale: port removed */
+			flood(w, dp, in, m, now, &fs); /* stale: port removed */
 		} else {
 			ic->unicast++;
 			append(w, dp, out, m, now);
@@ -241,7 +255,7 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
 
 /* Arm notifications on every owned queue; returns fds to wait on. */
 static int arm_queues(const struct vsw_dp *dp, const struct vsw_worker *w,
-		      struct pollfd *fds, bool on, bool *bounded)
+		      struct pollfd *fds, bool on)
 {
 	int nfds = 0;
 
@@ -252,10 +266,9 @@ static int arm_queues(const struct vsw_dp *dp, const struct vsw_worker *w,
 
 		if (p == NULL || !vsw_port_is_up(p))
 			continue;
+		/* a queue that cannot notify is polled after max-sleep-us */
 		fd = p->ops->rx_notify ? p->ops->rx_notify(p, r->q, on) : -1;
-		if (fd < 0)
-			*bounded = true; /* cannot notify: must wake to poll */
-		else if (on && nfds < MAX_SLEEP_FDS)
+		if (fd >= 0 && on && nfds < MAX_SLEEP_FDS)
 			fds[nfds++] =
 				(struct pollfd){.fd = fd, .events = POLLIN};
 	}
@@ -282,14 +295,13 @@ static void drain_queues(const struct vsw_dp *dp, struct vsw_worker *w)
 static void idle_sleep(struct vsw_worker *w, const struct vsw_dp *dp)
 {
 	struct pollfd fds[MAX_SLEEP_FDS];
-	bool bounded = false;
 	struct timespec ts;
 	uint64_t t0;
 	int nfds, rc;
 
-	nfds = arm_queues(dp, w, fds, true, &bounded);
+	nfds = arm_queues(dp, w, fds, true);
 	if (poll_once(w, dp, vsw.now_s) > 0) {
-		arm_queues(dp, w, fds, false, &bounded);
+		arm_queues(dp, w, fds, false);
 		w->last_rx_tsc = rte_rdtsc();
 		return;
 	}
@@ -307,7 +319,7 @@ static void idle_sleep(struct vsw_worker *w, const struct vsw_dp *dp)
 	dp = __atomic_load_n(&vsw.dp, __ATOMIC_ACQUIRE);
 	w->last_dp = NULL; /* nothing was buffered: we slept with dirty == 0 */
 	drain_queues(dp, w);
-	arm_queues(dp, w, fds, false, &bounded);
+	arm_queues(dp, w, fds, false);
 	/*
 	 * Woken by a guest: busy-poll again for idle-threshold-us.  Timed
 	 * out: poll once and sleep again at once, so that an idle worker
