@@ -116,7 +116,7 @@ static int parse_uint(const char *s, unsigned int min, unsigned int max,
 	return 0;
 }
 
-static bool valid_port_name(const char *name)
+bool vsw_config_port_name_ok(const char *name)
 {
 	size_t i, len = strlen(name);
 
@@ -500,7 +500,7 @@ static int dispatch_section(const struct pctx *c,
 		return bad_section(c, "unknown section",
 				   "[switch] or [port NAME]");
 	name += name[4] == ' ' ? 5 : 4;
-	if (!valid_port_name(name))
+	if (!vsw_config_port_name_ok(name))
 		return bad_section(c, "invalid port name",
 				   "[port NAME] with NAME " NAME_RULE);
 	if (cfg->n_ports == VSW_MAX_PORTS)
@@ -720,7 +720,7 @@ static int validate_port(const struct vsw_config *cfg, unsigned int i,
 
 	snprintf(sect, sizeof(sect), "port %.*s", VSW_PORT_NAME_MAX - 1,
 		 pc->name);
-	if (!valid_port_name(pc->name))
+	if (!vsw_config_port_name_ok(pc->name))
 		return bad_section(&c, "invalid port name",
 				   "[port NAME] with NAME " NAME_RULE);
 	ret = check_unique(&c, cfg, i);
@@ -812,7 +812,7 @@ int vsw_config_port_from_kv(const char *name, const char *kvlist,
 
 	memset(pc, 0, sizeof(*pc));
 	snprintf(sect, sizeof(sect), "port %s", name);
-	if (!valid_port_name(name))
+	if (!vsw_config_port_name_ok(name))
 		return bad_section(&c, "invalid port name", "NAME " NAME_RULE);
 	n = split_kv(&c, kvlist, e, KV_MAX_ENTRIES);
 	if (n < 0)

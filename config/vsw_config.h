@@ -115,6 +115,9 @@ int vsw_config_port_from_kv(const char *name, const char *kvlist,
 int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 			      const char *value, char *err, size_t errlen);
 
+/* A port name: 1..31 characters of [A-Za-z0-9_] (telemetry dict keys). */
+bool vsw_config_port_name_ok(const char *name);
+
 /* Strings for enum values ("vhost-user", "server", "busy", ...). */
 const char *vsw_port_type_str(enum vsw_port_type t);
 const char *vsw_vhost_mode_str(enum vsw_vhost_mode m);

@@ -41,34 +41,65 @@ static uint64_t drops_total(const struct vsw_port_ctrs *c)
 	return t;
 }
 
+/*
+ * {"error": MESSAGE}: a telemetry string holds 127 characters, so a longer
+ * message continues in "error_2", "error_3"... (vswctl joins them).
+ */
 int vsw_ctl_reply_error(struct rte_tel_data *d, const char *fmt,
 			const char *arg)
 {
-	char msg[RTE_TEL_MAX_STRING_LEN];
+	char msg[VSW_ERR_MAX], part[RTE_TEL_MAX_STRING_LEN], key[24];
+	size_t len, off = 0;
 
 	snprintf(msg, sizeof(msg), fmt, arg ? arg : "");
+	len = strlen(msg);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "error", msg);
+	for (int i = 1; i == 1 || off < len; i++) {
+		snprintf(part, sizeof(part), "%.*s", (int)(sizeof(part) - 1),
+			 msg + off);
+		off += strlen(part);
+		if (i == 1)
+			snprintf(key, sizeof(key), "error");
+		else
+			snprintf(key, sizeof(key), "error_%d", i);
+		rte_tel_data_add_dict_string(d, key, part);
+	}
 	return 0;
 }
 
-/* Parse "A[,B]" of unsigned ints; missing ones keep their defaults. */
-int vsw_ctl_parse_uints(const char *params, unsigned long *v, int n)
+/*
+ * The start of every command: check and parse @params for @cmd, refuse a
+ * mutating command when control is read-only, take ctl_lock and refuse
+ * once the switch is stopping.  Returns false with the error reply
+ * written (and the lock not held), true with the lock held.
+ */
+bool vsw_ctl_begin(struct rte_tel_data *d, const char *cmd, const char *params,
+		   struct vsw_args *a, bool mutating)
 {
-	const char *s = params;
-	char *end;
+	const struct vsw_args_cmd *c = vsw_args_find(cmd);
+	char err[VSW_ERR_MAX];
 
-	for (int i = 0; s != NULL && *s != '\0' && i < n; i++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		v[i] = strtoul(s, &end, 10);
-		if (*end != '\0' && *end != ',')
-			return -EINVAL;
-		s = *end == ',' ? end + 1 : NULL;
-		if (i == n - 1 && s != NULL)
-			return -EINVAL;
+	if (c == NULL) {
+		vsw_ctl_reply_error(d, "no parser for %s", cmd);
+		return false;
 	}
-	return 0;
+	if (vsw_args_parse(c, params, a, err, sizeof(err)) < 0) {
+		vsw_ctl_reply_error(d, "%s", err);
+		return false;
+	}
+	(void)mutating;
+	pthread_mutex_lock(&vsw.ctl_lock);
+	if (vsw.stopping) {
+		pthread_mutex_unlock(&vsw.ctl_lock);
+		vsw_ctl_reply_error(d, "vsw is stopping%s", NULL);
+		return false;
+	}
+	return true;
+}
+
+void vsw_ctl_end(void)
+{
+	pthread_mutex_unlock(&vsw.ctl_lock);
 }
 
 static const char *port_state(const struct vsw_port *p)
@@ -80,10 +111,10 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct vsw_config *cfg = &vsw.cfg;
 	unsigned int n_ports = 0;
+	struct vsw_args a;
 
-	(void)cmd;
-	(void)params;
-	pthread_mutex_lock(&vsw.ctl_lock);
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return 0;
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
 		n_ports += vsw.ports[i] != NULL;
 	rte_tel_data_start_dict(d);
@@ -119,7 +150,7 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "mbufs_in_use",
 				  vsw.mp->size -
 					  rte_mempool_avail_count(vsw.mp));
-	pthread_mutex_unlock(&vsw.ctl_lock);
+	vsw_ctl_end();
 	return 0;
 }
 
@@ -147,20 +178,16 @@ static void add_port_summary(struct rte_tel_data *d, const struct vsw_port *p)
 static int cmd_ports(const char *cmd, const char *params,
 		     struct rte_tel_data *d)
 {
-	unsigned long v[2] = {0, PORTS_PAGE};
 	unsigned int total = 0, shown = 0;
+	unsigned long *v;
+	struct vsw_args a;
 
-	(void)cmd;
-	if (vsw_ctl_parse_uints(params, v, 2) < 0)
-		return vsw_ctl_reply_error(
-			d,
-			"expected /vsw/ports[,OFFSET[,COUNT]] "
-			"with integers, got '%s'",
-			params);
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return 0;
+	v = a.n;
 	if (v[1] == 0 || v[1] > PORTS_PAGE)
 		v[1] = PORTS_PAGE;
 	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&vsw.ctl_lock);
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
 		total += vsw.ports[i] != NULL;
 	rte_tel_data_add_dict_u64(d, "total", total);
@@ -173,7 +200,7 @@ static int cmd_ports(const char *cmd, const char *params,
 		add_port_summary(d, vsw.ports[i]);
 		shown++;
 	}
-	pthread_mutex_unlock(&vsw.ctl_lock);
+	vsw_ctl_end();
 	rte_tel_data_add_dict_u64(d, "next_offset",
 				  v[0] + shown < total ? v[0] + shown : 0);
 	return 0;
@@ -266,22 +293,20 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 
 /*
  * The port named by a command's parameter: returned with ctl_lock held, or
- * NULL (lock released) after replying an error (@usage when none given).
+ * NULL (lock released) after replying an error.
  */
-static struct vsw_port *port_param(struct rte_tel_data *d, const char *params,
-				   const char *usage)
+static struct vsw_port *port_param(struct rte_tel_data *d, const char *cmd,
+				   const char *params)
 {
 	struct vsw_port *p;
+	struct vsw_args a;
 
-	if (params == NULL || *params == '\0') {
-		vsw_ctl_reply_error(d, usage, NULL);
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
 		return NULL;
-	}
-	pthread_mutex_lock(&vsw.ctl_lock);
-	p = vsw_ctl_port_by_name(&vsw, params);
+	p = vsw_ctl_port_by_name(&vsw, a.name);
 	if (p == NULL) {
-		pthread_mutex_unlock(&vsw.ctl_lock);
-		vsw_ctl_reply_error(d, "unknown port '%s'", params);
+		vsw_ctl_end();
+		vsw_ctl_reply_error(d, "unknown port '%s'", a.name);
 	}
 	return p;
 }
@@ -290,13 +315,12 @@ static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct vsw_port *p;
 
-	(void)cmd;
-	p = port_param(d, params, "expected /vsw/port,NAME%s");
+	p = port_param(d, cmd, params);
 	if (p == NULL)
 		return 0;
 	rte_tel_data_start_dict(d);
 	add_port_detail(d, p);
-	pthread_mutex_unlock(&vsw.ctl_lock);
+	vsw_ctl_end();
 	return 0;
 }
 
@@ -335,29 +359,27 @@ static void add_fdb_entry(uint64_t key, uint64_t val, void *arg)
 
 static int cmd_fdb(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	unsigned long v[2] = {0, FDB_PAGE};
 	struct fdb_walk w = {.d = d};
 	unsigned int total, n;
+	unsigned long *v;
+	struct vsw_args a;
 
-	(void)cmd;
-	if (vsw_ctl_parse_uints(params, v, 2) < 0)
-		return vsw_ctl_reply_error(
-			d,
-			"expected /vsw/fdb[,OFFSET[,COUNT]] with "
-			"integers, got '%s'",
-			params);
-	if (v[1] == 0 || v[1] > FDB_PAGE_MAX)
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return 0;
+	v = a.n;
+	if (v[1] == 0)
+		v[1] = FDB_PAGE;
+	if (v[1] > FDB_PAGE_MAX)
 		v[1] = FDB_PAGE_MAX;
 	w.index = v[0];
 	w.now = __atomic_load_n(&vsw.now_s, __ATOMIC_RELAXED);
 	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&vsw.ctl_lock);
 	total = vsw_fdb_count(vsw.fdb);
 	rte_tel_data_add_dict_u64(d, "total", total);
 	rte_tel_data_add_dict_u64(d, "offset", v[0]);
 	n = vsw_fdb_walk(vsw.fdb, (unsigned int)v[0], (unsigned int)v[1],
 			 add_fdb_entry, &w);
-	pthread_mutex_unlock(&vsw.ctl_lock);
+	vsw_ctl_end();
 	rte_tel_data_add_dict_u64(d, "next_offset",
 				  n == v[1] && v[0] + n < total ? v[0] + n : 0);
 	return 0;
@@ -367,10 +389,12 @@ static int cmd_fdb_stats(const char *cmd, const char *params,
 			 struct rte_tel_data *d)
 {
 	struct vsw_fdb_wstats t = {0};
-	const struct vsw_fdb_cstats *c = vsw_fdb_cstats(vsw.fdb);
+	const struct vsw_fdb_cstats *c;
+	struct vsw_args a;
 
-	(void)cmd;
-	(void)params;
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return 0;
+	c = vsw_fdb_cstats(vsw.fdb);
 	for (unsigned int i = 0; i < vsw.n_workers; i++) {
 		t.learned += vsw.workers[i]->fdbst.learned;
 		t.moved += vsw.workers[i]->fdbst.moved;
@@ -387,6 +411,7 @@ static int cmd_fdb_stats(const char *cmd, const char *params,
 	rte_tel_data_add_dict_u64(d, "aged", c->aged);
 	rte_tel_data_add_dict_u64(d, "flushed", c->flushed);
 	rte_tel_data_add_dict_u64(d, "deleted", c->deleted);
+	vsw_ctl_end();
 	return 0;
 }
 
@@ -446,15 +471,16 @@ static void add_worker(struct rte_tel_data *d, const struct vsw_worker *w)
 static int cmd_workers(const char *cmd, const char *params,
 		       struct rte_tel_data *d)
 {
-	(void)cmd;
-	(void)params;
+	struct vsw_args a;
+
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return 0;
 	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&vsw.ctl_lock);
 	rte_tel_data_add_dict_u64(d, "total", vsw.n_workers);
 	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
 	for (unsigned int i = 0; i < vsw.n_workers; i++)
 		add_worker(d, vsw.workers[i]);
-	pthread_mutex_unlock(&vsw.ctl_lock);
+	vsw_ctl_end();
 	return 0;
 }
 
@@ -496,8 +522,7 @@ static int cmd_queues(const char *cmd, const char *params,
 {
 	struct vsw_port *p;
 
-	(void)cmd;
-	p = port_param(d, params, "expected /vsw/queues,PORT%s");
+	p = port_param(d, cmd, params);
 	if (p == NULL)
 		return 0;
 	rte_tel_data_start_dict(d);
@@ -506,7 +531,7 @@ static int cmd_queues(const char *cmd, const char *params,
 	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
 	for (uint16_t q = 0; q < p->n_rxq && q < VSW_MAX_QUEUES; q++)
 		add_queue(d, p, q);
-	pthread_mutex_unlock(&vsw.ctl_lock);
+	vsw_ctl_end();
 	return 0;
 }
 

@@ -379,7 +379,9 @@ static void teardown(struct vsw_switch *sw)
 {
 	__atomic_store_n(&sw->quit, true, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
+	/* Telemetry threads live on: from now on every command refuses. */
 	pthread_mutex_lock(&sw->ctl_lock);
+	sw->stopping = true;
 	for (int i = 0; i < VSW_MAX_PORTS; i++) {
 		vsw_port_destroy(sw->ports[i]);
 		sw->ports[i] = NULL;

@@ -109,7 +109,8 @@ struct vsw_switch {
 	struct vsw_dp *dp; /* RCU: writer control, readers workers */
 	unsigned int n_workers;
 	struct vsw_worker *workers[VSW_MAX_WORKERS];
-	bool quit;	/* writer: signal/main; readers: workers */
+	bool quit;     /* writer: signal/main; readers: workers */
+	bool stopping; /* under ctl_lock: commands refuse, pointers may dangle */
 	uint32_t now_s; /* writer: main loop; readers: workers */
 	uint64_t start_tsc;
 	/*

@@ -249,13 +249,29 @@ static int ctl_request(struct ctl *ctl, const char *cmd, struct json **reply)
 }
 
 /*
+ * vsw's error text: "error", continued in "error_2", "error_3"... since a
+ * telemetry string holds 127 characters. Exit 1 with it.
+ */
+static int vsw_error(const struct json *data)
+{
+	char buf[1024] = "", key[24];
+	const struct json *e = json_get(data, "error");
+
+	for (int i = 2; e != NULL && e->type == JSON_STRING; i++) {
+		strncat(buf, e->str, sizeof(buf) - strlen(buf) - 1);
+		snprintf(key, sizeof(key), "error_%d", i);
+		e = json_get(data, key);
+	}
+	return error("vsw: %s", buf[0] ? buf : "error");
+}
+
+/*
  * Send cmd; on success *data is the reply's data (owned by *reply).
  * A null data or a dict with an "error" key is an error reported by vsw.
  */
 int ctl_query(struct ctl *ctl, const char *cmd, struct json **reply,
 	      struct json **data)
 {
-	struct json *e;
 	int rc = ctl_request(ctl, cmd, reply);
 
 	if (rc)
@@ -265,9 +281,8 @@ int ctl_query(struct ctl *ctl, const char *cmd, struct json **reply,
 		rc = error("vsw: '%s' failed (unknown command or bad "
 			   "parameters)",
 			   cmd);
-	else if ((e = json_get(*data, "error")) != NULL)
-		rc = error("vsw: %s",
-			   e->type == JSON_STRING ? e->str : "error");
+	else if (json_get(*data, "error") != NULL)
+		rc = vsw_error(*data);
 	if (rc) {
 		json_free(*reply);
 		*reply = NULL;
@@ -678,9 +693,8 @@ static int verb_raw(struct ctl *ctl, int argc, char **argv)
 		rc = error("vsw: '%s' failed (unknown command or bad "
 			   "parameters)",
 			   argv[0]);
-	else if (data->type == JSON_OBJECT && json_get(data, "error") &&
-		 json_get(data, "error")->type == JSON_STRING)
-		rc = error("vsw: %s", json_get(data, "error")->str);
+	else if (data->type == JSON_OBJECT && json_get(data, "error"))
+		rc = vsw_error(data);
 	json_free(reply);
 	return rc;
 }
