@@ -37,7 +37,8 @@
 	"burst, tx-flush-interval-us, tx-retries, poll-mode, "                 \
 	"kick-suppression, "                                                   \
 	"idle-threshold-us, max-sleep-us, fdb-size, fdb-aging-s, mbufs, "      \
-	"rebalance-interval-s, rebalance-threshold-pct, run-dir"
+	"rebalance-interval-s, rebalance-threshold-pct, run-dir, control, "    \
+	"port-add-drivers, socket-mode, socket-group"
 #define NAME_RULE                                                              \
 	"1..31 characters of [A-Za-z0-9_] (telemetry keys allow no others)"
 
@@ -96,6 +97,43 @@ static int bad_section(const struct pctx *c, const char *problem,
 {
 	set_err(c, "%s: [%s]: %s; expected %s", c->file, c->section, problem,
 		what);
+	return -EINVAL;
+}
+
+/* Offset of the first byte that is not printable ASCII, or -1. */
+static long unprintable_at(const char *s)
+{
+	for (long i = 0; s[i] != '\0'; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return i;
+	return -1;
+}
+
+/*
+ * Keys and values are printable ASCII (review L6): a newline in a path
+ * would forge log lines, a byte >= 0x80 would reach DPDK 22.11's JSON
+ * escaping as a negative index.  The message never echoes such bytes.
+ */
+static int check_printable(const struct pctx *c, const char *key,
+			   const char *value)
+{
+	long at;
+
+	if (unprintable_at(key) >= 0) {
+		set_err(c,
+			"%s: [%s]: a key has a control or non-ASCII byte; "
+			"expected printable ASCII",
+			c->file, c->section);
+		return -EINVAL;
+	}
+	at = unprintable_at(value);
+	if (at < 0)
+		return 0;
+	set_err(c,
+		"%s: [%s] %s: byte 0x%02x at offset %ld of the value; "
+		"expected printable ASCII",
+		c->file, c->section, key,
+		(unsigned int)(unsigned char)value[at], at);
 	return -EINVAL;
 }
 
@@ -193,11 +231,46 @@ static int parse_switch_uint(const struct pctx *c, const struct uint_key *k,
 	return 0;
 }
 
+/* "pci net_memif ...": driver names of [a-z0-9_] separated by spaces. */
+static int parse_drivers(const struct pctx *c, const char *key,
+			 const char *value, struct vsw_switch_conf *sw)
+{
+	if (strlen(value) >= sizeof(sw->port_add_drivers) ||
+	    strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_ ") !=
+		    strlen(value))
+		return bad_value(c, key, value,
+				 "driver names such as \"pci net_memif\" "
+				 "separated by spaces (\"\" = none)");
+	snprintf(sw->port_add_drivers, sizeof(sw->port_add_drivers), "%s",
+		 value);
+	return 0;
+}
+
+/* Octal permission bits for vhost-user server sockets, 0600..0777. */
+static int parse_socket_mode(const struct pctx *c, const char *key,
+			     const char *value, struct vsw_switch_conf *sw)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(value, &end, 8);
+	if (value[0] != '0' || *end != '\0' || errno != 0 || v > 0777 ||
+	    (v & 0600) != 0600)
+		return bad_value(c, key, value,
+				 "octal permissions 0600..0777 with the "
+				 "owner's rw bits set, e.g. 0660");
+	sw->socket_mode = (unsigned int)v;
+	return 0;
+}
+
 static int parse_switch_entry(const struct pctx *c, const char *key,
 			      const char *value, struct vsw_switch_conf *sw)
 {
 	size_t i;
 
+	if (check_printable(c, key, value) < 0)
+		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(switch_uint_keys); i++)
 		if (strcmp(key, switch_uint_keys[i].key) == 0)
 			return parse_switch_uint(c, &switch_uint_keys[i], value,
@@ -218,6 +291,32 @@ static int parse_switch_entry(const struct pctx *c, const char *key,
 			sw->kicks_allowed = true;
 		else
 			return bad_value(c, key, value, "on or off");
+		return 0;
+	}
+	if (strcmp(key, "control") == 0) {
+		if (strcmp(value, "read-write") == 0)
+			sw->read_only = false;
+		else if (strcmp(value, "read-only") == 0)
+			sw->read_only = true;
+		else
+			return bad_value(c, key, value,
+					 "read-write or read-only");
+		return 0;
+	}
+	if (strcmp(key, "port-add-drivers") == 0)
+		return parse_drivers(c, key, value, sw);
+	if (strcmp(key, "socket-mode") == 0)
+		return parse_socket_mode(c, key, value, sw);
+	if (strcmp(key, "socket-group") == 0) {
+		if (strlen(value) >= sizeof(sw->socket_group) ||
+		    strspn(value, "abcdefghijklmnopqrstuvwxyz"
+				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
+			    strlen(value))
+			return bad_value(c, key, value,
+					 "a group name of [A-Za-z0-9_.-], at "
+					 "most 63 characters");
+		snprintf(sw->socket_group, sizeof(sw->socket_group), "%s",
+			 value);
 		return 0;
 	}
 	if (strcmp(key, "run-dir") == 0) {
@@ -291,9 +390,12 @@ static int parse_switch(const struct pctx *c, const struct rte_cfgfile_entry *e,
 #define TYPE_VHOST (1u << VSW_PORT_VHOST)
 #define TYPE_ETHDEV (1u << VSW_PORT_ETHDEV)
 #define TYPE_ANY (TYPE_VHOST | TYPE_ETHDEV)
-#define PORT_KEYS "type, path, mode, devargs, queues, rxq, txq, workers"
-#define VHOST_KEYS "type, path, mode, queues, workers"
-#define ETHDEV_KEYS "type, devargs, queues, rxq, txq, workers"
+#define COMMON_KEYS "mtu, max-macs, allowed-macs"
+#define PORT_KEYS                                                              \
+	"type, path, mode, devargs, queues, rxq, txq, workers, " COMMON_KEYS
+#define VHOST_KEYS "type, path, mode, queues, workers, " COMMON_KEYS
+#define ETHDEV_KEYS "type, devargs, queues, rxq, txq, workers, " COMMON_KEYS
+#define RUNTIME_PORT_KEYS COMMON_KEYS
 #define DEVARGS_WHAT "ethdev devargs such as net_memif0,role=server"
 
 static int check_sock_path(const struct pctx *c, const char *path)
@@ -396,6 +498,84 @@ static int pk_workers(const struct pctx *c, const char *key, const char *value,
 	return 0;
 }
 
+static int pk_mtu(const struct pctx *c, const char *key, const char *value,
+		  struct vsw_port_conf *pc)
+{
+	if (parse_uint(value, VSW_MTU_MIN, VSW_MTU_MAX, &pc->mtu) < 0)
+		return bad_value(c, key, value,
+				 "an MTU in %d..%d bytes (frames up to MTU + "
+				 "%d)",
+				 VSW_MTU_MIN, VSW_MTU_MAX, VSW_FRAME_OVERHEAD);
+	return 0;
+}
+
+static int pk_max_macs(const struct pctx *c, const char *key, const char *value,
+		       struct vsw_port_conf *pc)
+{
+	if (parse_uint(value, 0, VSW_MAX_MACS_MAX, &pc->max_macs) < 0)
+		return bad_value(c, key, value,
+				 "an integer in 0..%d (0 = no per-port limit)",
+				 VSW_MAX_MACS_MAX);
+	return 0;
+}
+
+/* One "aa:bb:cc:dd:ee:ff" of exactly 17 characters, unicast. */
+static bool parse_mac(const char *s, size_t len, uint8_t mac[6])
+{
+	if (len != 17)
+		return false;
+	for (int i = 0; i < 6; i++) {
+		const char *h = s + 3 * i;
+
+		if (!isxdigit((unsigned char)h[0]) ||
+		    !isxdigit((unsigned char)h[1]) || (i < 5 && h[2] != ':'))
+			return false;
+		mac[i] = (uint8_t)((isdigit((unsigned char)h[0])
+					    ? h[0] - '0'
+					    : (tolower((unsigned char)h[0]) -
+					       'a' + 10))
+					   << 4 |
+				   (isdigit((unsigned char)h[1])
+					    ? h[1] - '0'
+					    : (tolower((unsigned char)h[1]) -
+					       'a' + 10)));
+	}
+	return !(mac[0] & 1);
+}
+
+/* "any" or "", or up to 16 unicast MACs separated by spaces. */
+static int pk_allowed_macs(const struct pctx *c, const char *key,
+			   const char *value, struct vsw_port_conf *pc)
+{
+	const char *p = value;
+	unsigned int n = 0;
+
+	if (strcmp(value, "any") == 0) {
+		pc->n_allowed = 0;
+		return 0;
+	}
+	for (;;) {
+		size_t len;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		len = strcspn(p, " ");
+		if (n == VSW_MAX_ALLOWED_MACS ||
+		    !parse_mac(p, len, pc->allowed[n]))
+			return bad_value(c, key, value,
+					 "\"any\" or 1..%d unicast MACs "
+					 "aa:bb:cc:dd:ee:ff separated by "
+					 "spaces",
+					 VSW_MAX_ALLOWED_MACS);
+		n++;
+		p += len;
+	}
+	pc->n_allowed = n;
+	return 0;
+}
+
 struct port_key {
 	const char *key;
 	unsigned int types;
@@ -413,6 +593,9 @@ static const struct port_key port_keys[] = {
 	{"rxq", TYPE_ETHDEV, pk_queues},
 	{"txq", TYPE_ETHDEV, pk_txq},
 	{"workers", TYPE_ANY, pk_workers},
+	{"mtu", TYPE_ANY, pk_mtu},
+	{"max-macs", TYPE_ANY, pk_max_macs},
+	{"allowed-macs", TYPE_ANY, pk_allowed_macs},
 };
 /* clang-format on */
 
@@ -445,6 +628,8 @@ static int parse_port_entry(const struct pctx *c,
 {
 	const struct port_key *k = find_port_key(e->name);
 
+	if (check_printable(c, e->name, e->value) < 0)
+		return -EINVAL;
 	if (k == NULL)
 		return bad_value(c, e->name, e->value, "a port key (%s)",
 				 PORT_KEYS);
@@ -469,10 +654,11 @@ static int parse_port(const struct pctx *c, const char *name,
 	memset(pc, 0, sizeof(*pc));
 	snprintf(pc->name, sizeof(pc->name), "%s", name);
 	pc->mode = VSW_VHOST_SERVER;
-	pc->queues = 1;
+	pc->mtu = VSW_MTU_DEFAULT;
 	ret = check_dup_keys(c, e, n);
 	if (ret == 0)
 		ret = parse_port_type(c, e, n, pc);
+	pc->queues = pc->type == VSW_PORT_VHOST ? VSW_MAX_QUEUES : 1;
 	for (i = 0; ret == 0 && i < n; i++)
 		ret = parse_port_entry(c, &e[i], pc);
 	if (ret == 0 && pc->type == VSW_PORT_ETHDEV && pc->devargs[0] == '\0')
@@ -801,6 +987,111 @@ static int split_kv(const struct pctx *c, const char *s,
 	return n;
 }
 
+bool vsw_config_devargs_is_pci(const char *devargs)
+{
+	unsigned int a, b, c, d;
+	char end;
+
+	return sscanf(devargs, "%x:%x:%x.%x%c", &a, &b, &c, &d, &end) >= 4 ||
+	       sscanf(devargs, "%x:%x.%x%c", &a, &b, &c, &end) == 3 ||
+	       (sscanf(devargs, "%x:%x.%x%c", &a, &b, &c, &end) == 4 &&
+		end == ',');
+}
+
+/* @path names a file below @dir: no empty, "." or ".." component. */
+static bool path_below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	const char *p;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (strncmp(path, dir, n) != 0 || path[n] != '/')
+		return false;
+	for (p = path + n; *p == '/';) {
+		size_t len = strcspn(p + 1, "/");
+
+		if (len == 0 || (len == 1 && p[1] == '.') ||
+		    (len == 2 && p[1] == '.' && p[2] == '.'))
+			return false;
+		p += 1 + len;
+	}
+	return *p == '\0';
+}
+
+/* Is @name one of the space-separated words of @list? */
+static bool in_list(const char *list, const char *name, size_t len)
+{
+	for (const char *p = list; *p != '\0';) {
+		size_t w = strcspn(p, " ");
+
+		if (w == len && strncmp(p, name, len) == 0)
+			return true;
+		p += w;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
+/* The value of devargs key @key ("key=value,"), or NULL. */
+static const char *devargs_value(const char *devargs, const char *key,
+				 char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = strchr(devargs, ','); p != NULL;
+	     p = strchr(p + 1, ',')) {
+		if (strncmp(p + 1, key, klen) == 0 && p[1 + klen] == '=') {
+			snprintf(buf, len, "%.*s",
+				 (int)strcspn(p + 2 + klen, ","), p + 2 + klen);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * What a telemetry client may create at run time (review M7): vhost-user
+ * sockets only below run-dir, ethdev drivers only from port-add-drivers,
+ * and a memif socket file only below run-dir.
+ */
+static int check_runtime_port(const struct pctx *c,
+			      const struct vsw_port_conf *pc,
+			      const struct vsw_switch_conf *sw)
+{
+	const char *d = pc->devargs;
+	size_t len = strcspn(d, ",");
+	char v[VSW_DEVARGS_MAX];
+
+	if (pc->type == VSW_PORT_VHOST) {
+		if (!path_below(pc->path, sw->run_dir))
+			return bad_value(c, "path", pc->path,
+					 "a socket path below run-dir %s (no "
+					 "'.' or '..' components) for a port "
+					 "added at run time",
+					 sw->run_dir);
+		return 0;
+	}
+	if (vsw_config_devargs_is_pci(d)
+		    ? !in_list(sw->port_add_drivers, "pci", 3)
+		    : !in_list(sw->port_add_drivers, d,
+			       strcspn(d, "0123456789,")))
+		return bad_value(c, "devargs", d,
+				 "a driver listed in [switch] "
+				 "port-add-drivers (\"%s\"); other drivers "
+				 "only in the config file",
+				 sw->port_add_drivers);
+	if (strncmp(d, "net_memif", 9) == 0 && len > 0 &&
+	    devargs_value(d, "socket-abstract", v, sizeof(v)) != NULL &&
+	    strcmp(v, "no") == 0 &&
+	    (devargs_value(d, "socket", v, sizeof(v)) == NULL ||
+	     !path_below(v, sw->run_dir)))
+		return bad_value(c, "devargs", d,
+				 "a memif socket= path below run-dir %s",
+				 sw->run_dir);
+	return 0;
+}
+
 int vsw_config_port_from_kv(const char *name, const char *kvlist,
 			    const struct vsw_switch_conf *sw,
 			    struct vsw_port_conf *pc, char *err, size_t errlen)
@@ -824,7 +1115,59 @@ int vsw_config_port_from_kv(const char *name, const char *kvlist,
 			sw != NULL ? sw->run_dir : VSW_DEFAULT_RUN_DIR, name);
 		ret = check_sock_path(&c, pc->path);
 	}
+	if (ret == 0 && sw != NULL)
+		ret = check_runtime_port(&c, pc, sw);
 	return ret;
+}
+
+int vsw_config_port_set_kv(struct vsw_port_conf *pc, const char *kvlist,
+			   char *err, size_t errlen)
+{
+	struct rte_cfgfile_entry e[KV_MAX_ENTRIES];
+	struct vsw_port_conf tmp = *pc;
+	char sect[CFG_NAME_LEN];
+	struct pctx c = {CMD_SOURCE, sect, err, errlen};
+	int n, ret;
+
+	snprintf(sect, sizeof(sect), "port %s", pc->name);
+	n = split_kv(&c, kvlist, e, KV_MAX_ENTRIES);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return bad_section(&c, "nothing to set", "KEY=VALUE,...");
+	ret = check_dup_keys(&c, e, n);
+	for (int i = 0; ret == 0 && i < n; i++) {
+		const struct port_key *k = find_port_key(e[i].name);
+
+		if (k == NULL ||
+		    (k->parse != pk_mtu && k->parse != pk_max_macs &&
+		     k->parse != pk_allowed_macs)) {
+			set_err(&c,
+				"%s: [%s] %s: fixed when the port is added; "
+				"expected a key changeable at run time (%s)",
+				CMD_SOURCE, sect, e[i].name, RUNTIME_PORT_KEYS);
+			return -EPERM;
+		}
+		ret = k->parse(&c, e[i].name, e[i].value, &tmp);
+	}
+	if (ret == 0)
+		*pc = tmp;
+	return ret;
+}
+
+void vsw_config_allowed_str(const struct vsw_port_conf *pc, char *buf,
+			    size_t len)
+{
+	size_t off = 0;
+
+	snprintf(buf, len, "any");
+	for (unsigned int i = 0; i < pc->n_allowed && off < len; i++) {
+		const uint8_t *m = pc->allowed[i];
+
+		off += (size_t)snprintf(
+			buf + off, len - off, "%s%02x:%02x:%02x:%02x:%02x:%02x",
+			i ? " " : "", m[0], m[1], m[2], m[3], m[4], m[5]);
+	}
 }
 
 int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
@@ -834,11 +1177,18 @@ int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 	struct vsw_switch_conf tmp = *sw;
 	int ret;
 
-	if (strcmp(key, "run-dir") == 0 || strcmp(key, "fdb-size") == 0 ||
-	    strcmp(key, "mbufs") == 0) {
+	static const char *const fixed[] = {
+		"run-dir",	    "fdb-size",	   "mbufs",	   "control",
+		"port-add-drivers", "socket-mode", "socket-group",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
+		if (strcmp(key, fixed[i]) != 0)
+			continue;
 		set_err(&c,
 			"%s: [switch] %s: fixed at start-up; expected a "
-			"key other than run-dir, fdb-size, mbufs",
+			"key other than run-dir, fdb-size, mbufs, control, "
+			"port-add-drivers, socket-mode, socket-group",
 			CMD_SOURCE, key);
 		return -EPERM;
 	}
@@ -867,6 +1217,9 @@ void vsw_config_init(struct vsw_config *cfg)
 	cfg->sw.rebalance_threshold_pct = 25;
 	snprintf(cfg->sw.run_dir, sizeof(cfg->sw.run_dir), "%s",
 		 VSW_DEFAULT_RUN_DIR);
+	snprintf(cfg->sw.port_add_drivers, sizeof(cfg->sw.port_add_drivers),
+		 "pci net_memif");
+	cfg->sw.socket_mode = 0600;
 	cfg->n_ports = 0;
 }
 
@@ -885,7 +1238,8 @@ void vsw_config_default(struct vsw_config *cfg, const char *run_dir)
 		snprintf(pc->name, sizeof(pc->name), "%s", names[i]);
 		pc->type = VSW_PORT_VHOST;
 		pc->mode = VSW_VHOST_SERVER;
-		pc->queues = 1;
+		pc->queues = VSW_MAX_QUEUES;
+		pc->mtu = VSW_MTU_DEFAULT;
 		default_sock_path(pc->path, sizeof(pc->path), cfg->sw.run_dir,
 				  pc->name);
 	}

@@ -24,6 +24,14 @@
 #define VSW_ERR_MAX 512
 #define VSW_BURST_MAX 256
 #define VSW_DEFAULT_RUN_DIR "/run/vsw"
+#define VSW_MTU_DEFAULT 1500
+#define VSW_MTU_MIN 68
+#define VSW_MTU_MAX 9000
+/* Longest frame a port takes for its MTU: Ethernet header + one 802.1Q tag
+ * (as the Linux bridge allows), no FCS (virtio and mbufs carry none). */
+#define VSW_FRAME_OVERHEAD 18
+#define VSW_MAX_ALLOWED_MACS 16
+#define VSW_MAX_MACS_MAX 16777216
 
 enum vsw_port_type { VSW_PORT_VHOST = 0, VSW_PORT_ETHDEV = 1 };
 enum vsw_vhost_mode { VSW_VHOST_SERVER = 0, VSW_VHOST_CLIENT = 1 };
@@ -45,6 +53,12 @@ struct vsw_switch_conf {
 	unsigned int rebalance_interval_s;    /* 0 = off (default) */
 	unsigned int rebalance_threshold_pct; /* default 25 */
 	char run_dir[VSW_PATH_MAX];	      /* default /run/vsw */
+	bool read_only; /* control = read-only: mutating commands refused */
+	/* drivers port-add may probe at run time ("pci" = PCI addresses) */
+	char port_add_drivers[VSW_PATH_MAX]; /* default "pci net_memif" */
+	/* vhost-user server sockets: mode and group applied after creation */
+	unsigned int socket_mode; /* default 0600 */
+	char socket_group[64];	  /* "" = leave root's group */
 };
 
 struct vsw_port_conf {
@@ -55,8 +69,17 @@ struct vsw_port_conf {
 	enum vsw_vhost_mode mode;
 	/* ethdev */
 	char devargs[VSW_DEVARGS_MAX];
-	/* queues = rx queue count (vhost: queue pairs; ethdev: rxq), 1..16 */
+	/*
+	 * vhost-user: the most queue pairs vsw polls (the guest decides how
+	 * many it has; default VSW_MAX_QUEUES); ethdev: rx queues (default
+	 * 1).  1..16.
+	 */
 	unsigned int queues;
+	unsigned int mtu;      /* 68..9000, default 1500: frames up to mtu+18 */
+	unsigned int max_macs; /* learned MACs at most; 0 = no per-port limit */
+	/* source MACs the port may send from; 0 = any */
+	unsigned int n_allowed;
+	uint8_t allowed[VSW_MAX_ALLOWED_MACS][6];
 	unsigned int txq; /* ethdev only; 0 = one per worker */
 	/* optional pinning: rx queue i is polled by lcore workers[i % n] */
 	unsigned int n_workers;
@@ -100,11 +123,25 @@ int vsw_config_validate(const struct vsw_config *cfg,
  * Parse one "port-add" style key=value list (the runtime form of a [port]
  * section, e.g. "type=vhost-user,path=/x.sock,mode=client,queues=2")
  * into @pc named @name, using @sw for defaults.  Same errors as the file,
- * with "<command>" as the file name.
+ * with "<command>" as the file name.  With @sw, also what a runtime client
+ * may create: vhost-user paths below sw->run_dir, ethdev drivers listed
+ * in sw->port_add_drivers.
  */
 int vsw_config_port_from_kv(const char *name, const char *kvlist,
 			    const struct vsw_switch_conf *sw,
 			    struct vsw_port_conf *pc, char *err, size_t errlen);
+
+/*
+ * Change settings of an existing port at run time (the `port-set`
+ * command): "max-macs=N,mtu=N,allowed-macs=MAC MAC..." on a copy of @pc;
+ * other keys give -EPERM.  @pc is changed only on success.
+ */
+int vsw_config_port_set_kv(struct vsw_port_conf *pc, const char *kvlist,
+			   char *err, size_t errlen);
+
+/* "02:00:00:00:00:01 02:00:00:00:00:02" (or "any") for logs and views. */
+void vsw_config_allowed_str(const struct vsw_port_conf *pc, char *buf,
+			    size_t len);
 
 /*
  * Change one [switch] key at run time (the `set` command): same parsing
@@ -114,6 +151,9 @@ int vsw_config_port_from_kv(const char *name, const char *kvlist,
  */
 int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 			      const char *value, char *err, size_t errlen);
+
+/* devargs that name a PCI device (DDDD:BB:DD.F or BB:DD.F). */
+bool vsw_config_devargs_is_pci(const char *devargs);
 
 /* A port name: 1..31 characters of [A-Za-z0-9_] (telemetry dict keys). */
 bool vsw_config_port_name_ok(const char *name);

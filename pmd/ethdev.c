@@ -8,6 +8,13 @@
  * device offers fewer tx queues than there are workers, queues are shared
  * and each takes a spinlock (txq_shared).  The control thread polls the
  * link and publishes `up`.
+ *
+ * Frames longer than one mbuf arrive and leave as chains: the port asks
+ * for RX scatter and TX multi-segment support where the PMD offers them
+ * and tells the switch whether it can send chains (tx_chains); a chained
+ * frame for a port that cannot is dropped by the switch as too_big,
+ * never handed to a PMD that would send its first segment and leak the
+ * rest (review M4).  The MTU is set on the device when the PMD allows it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,7 +67,8 @@ static void eth_poll(struct vsw_port *p)
 	__atomic_store_n(&p->up, up, __ATOMIC_RELEASE);
 }
 
-static void eth_destroy(struct vsw_port *p)
+/* Stop, close and detach the device, so its devargs can be probed again. */
+static void detach(struct vsw_port *p)
 {
 	struct rte_eth_dev_info info;
 	struct rte_device *dev = NULL;
@@ -71,7 +79,27 @@ static void eth_destroy(struct vsw_port *p)
 	rte_eth_dev_close(p->eth_port);
 	if (dev != NULL && rte_dev_remove(dev) < 0)
 		PORT_LOG(WARNING, "%s: cannot detach device", p->name);
+}
+
+static void eth_destroy(struct vsw_port *p)
+{
+	detach(p);
 	PORT_LOG(INFO, "%s: removed", p->name);
+}
+
+/* Control: the PMD's MTU; one that cannot change it keeps the switch's
+ * frame checks as the only limit. */
+static int eth_set_mtu(struct vsw_port *p, unsigned int mtu, char *err,
+		       size_t errlen)
+{
+	int rc = rte_eth_dev_set_mtu(p->eth_port, (uint16_t)mtu);
+
+	if (rc == -ENOTSUP)
+		return 0;
+	if (rc < 0 && err != NULL)
+		snprintf(err, errlen, "port %s: the device refuses mtu %u: %s",
+			 p->name, mtu, strerror(-rc));
+	return rc;
 }
 
 static const struct vsw_port_ops eth_port_ops = {
@@ -79,6 +107,7 @@ static const struct vsw_port_ops eth_port_ops = {
 	.tx = eth_tx,
 	.poll = eth_poll,
 	.destroy = eth_destroy,
+	.set_mtu = eth_set_mtu,
 };
 
 /* Probe the device and find its port id (first new port, or by name). */
@@ -107,7 +136,8 @@ static int probe(struct vsw_port *p, char *err, size_t errlen)
 }
 
 static int setup_queues(struct vsw_port *p, const struct vsw_port_env *env,
-			uint16_t nrx, uint16_t ntx)
+			const struct rte_eth_dev_info *info, uint16_t nrx,
+			uint16_t ntx)
 {
 	uint16_t rxd = ETH_RX_DESC, txd = ETH_TX_DESC;
 	int sock = rte_eth_dev_socket_id(p->eth_port);
@@ -115,6 +145,14 @@ static int setup_queues(struct vsw_port *p, const struct vsw_port_env *env,
 	int rc;
 
 	memset(&conf, 0, sizeof(conf));
+	if (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	if (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
+		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	if (p->conf.mtu >= info->min_mtu && p->conf.mtu <= info->max_mtu)
+		conf.rxmode.mtu = p->conf.mtu;
+	p->tx_chains =
+		(conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0;
 	rc = rte_eth_dev_configure(p->eth_port, nrx, ntx, &conf);
 	if (rc == 0)
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->eth_port, &rxd, &txd);
@@ -154,8 +192,14 @@ int vsw_ethdev_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 		ntx = info.max_tx_queues;
 	if (ntx > VSW_MAX_QUEUES)
 		ntx = VSW_MAX_QUEUES;
+	if (ntx == 0) { /* review L4: q % n_txq would divide by zero */
+		snprintf(err, errlen, "port %s: device \"%s\" has no tx queue",
+			 p->name, p->conf.devargs);
+		rc = -EINVAL;
+		goto fail_msg;
+	}
 	p->txq_shared = ntx < env->n_workers;
-	rc = setup_queues(p, env, nrx, ntx);
+	rc = setup_queues(p, env, &info, nrx, ntx);
 	if (rc == 0) {
 		rte_eth_promiscuous_enable(p->eth_port); /* may be ENOTSUP */
 		rc = rte_eth_dev_start(p->eth_port);
@@ -166,14 +210,16 @@ int vsw_ethdev_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 	p->n_rxq = nrx;
 	p->n_txq = ntx;
 	eth_poll(p);
-	PORT_LOG(INFO, "%s: ethdev %s (port %u), %u rxq, %u txq%s", p->name,
-		 p->conf.devargs, p->eth_port, nrx, ntx,
-		 p->txq_shared ? " (shared, locked)" : "");
+	PORT_LOG(INFO, "%s: ethdev %s (port %u), %u rxq, %u txq%s, mtu %u%s",
+		 p->name, p->conf.devargs, p->eth_port, nrx, ntx,
+		 p->txq_shared ? " (shared, locked)" : "", p->conf.mtu,
+		 p->tx_chains ? "" : ", no chained tx");
 	return 0;
 fail:
 	snprintf(err, errlen, "port %s: cannot set up device \"%s\": %s",
 		 p->name, p->conf.devargs, strerror(-rc));
 fail_msg:
-	rte_eth_dev_close(p->eth_port);
+	/* review L3: detach too, so that the same devargs can be tried again */
+	detach(p);
 	return rc;
 }

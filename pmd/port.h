@@ -24,6 +24,10 @@
 
 struct vsw_port;
 
+/* The longest frame every guest rx buffer holds: Linux posts 1518-byte
+ * buffers without mergeable rx buffers, DPDK's virtio PMD ~1900. */
+#define VSW_SMALL_BUF_FRAME 1518
+
 /* What a port can tell about one queue pair (telemetry). */
 struct vsw_queue_info {
 	bool present;	    /* the peer has this queue pair now */
@@ -71,6 +75,23 @@ struct vsw_port_ops {
 			  struct vsw_queue_info *qi);
 	/* Control: periodic upkeep (re-apply kick suppression...). */
 	void (*upkeep)(struct vsw_port *p);
+	/*
+	 * Control: how many rx queues should be polled now (vhost: the
+	 * guest's queue pairs, at most conf.queues).  NULL: fixed n_rxq.
+	 */
+	uint16_t (*rx_queues)(struct vsw_port *p);
+	/*
+	 * Control: receive and free what waits on rx queues @from and up,
+	 * which no worker polls (a guest with more queue pairs than
+	 * conf.queues).  Returns the frames dropped.  May be NULL.
+	 */
+	uint64_t (*drain_unpolled)(struct vsw_port *p, uint16_t from);
+	/* Control: change the MTU (0 or -errno with a message). May be NULL
+	 * (the switch's frame checks suffice: vhost). */
+	int (*set_mtu)(struct vsw_port *p, unsigned int mtu, char *err,
+		       size_t errlen);
+	/* Control: apply the kick setting to every ring again (`set`). */
+	void (*renotify)(struct vsw_port *p);
 };
 
 struct vsw_port {
@@ -82,13 +103,37 @@ struct vsw_port {
 	uint16_t n_rxq; /* rx queues the switch may poll */
 	/* writer: control (vhost callbacks, link poll); readers: workers */
 	bool up;
+	/* set at create: tx takes multi-segment mbufs whole */
+	bool tx_chains;
+	/* vhost: the guest posts no mergeable rx buffers, so a frame longer
+	 * than one buffer can never be enqueued (only frames above
+	 * VSW_SMALL_BUF_FRAME are suspect); writer: vhost thread before `up`
+	 * is published; readers: workers after */
+	bool tx_refuses_big;
 	/* writer: control before `up` is set; readers: workers after */
 	int vid;
-	uint16_t nr_qp; /* vhost: queue pairs the guest has */
+	/* vhost: queue pairs we may use for tx (<= VSW_MAX_QUEUES); writer:
+	 * vhost thread at connect, control as rings appear; readers: workers */
+	uint16_t nr_qp;
+	/* vhost: queue pairs the guest has shown (rings enabled), up to 128;
+	 * writer: vhost thread; readers: control, workers (rx bound) */
+	uint16_t guest_qp;
+	/* vhost: the connection we serve (-1: none); a second one is refused
+	 * at connect; writer: the library's threads under the map lock */
+	int conn_vid;
 	/* vhost: guest RX vrings enabled, bit per queue pair; writer: vhost
-	 * thread (vring_state_changed), readers: workers (a stale bit only
-	 * sends to queue 0 or to a ring that is about to close) */
+	 * thread (vring_state_changed) for conn_vid only, cleared when the
+	 * guest goes; readers: workers (a stale bit only sends to queue 0 or
+	 * to a ring that is about to close) */
 	uint32_t rx_enabled;
+	/* vhost thread -> control: rings enabled since the last upkeep that
+	 * need the kick setting (bit per ring), and fresh duplicates of kick
+	 * eventfds to install (-1: none) */
+	uint64_t renotify_rings;
+	int kick_pending[VSW_MAX_QUEUES];
+	/* vhost: rings the kick setting was applied to (control/new_device
+	 * under the port layer's lock) */
+	uint64_t touched;
 	uint16_t eth_port;
 	uint16_t n_txq;	 /* ethdev: tx queues configured */
 	bool txq_shared; /* ethdev: fewer txqs than workers: lock */
@@ -100,7 +145,6 @@ struct vsw_port {
 	 * none; writer: vhost thread under the port layer's lock (closed
 	 * only after a grace period); readers: workers, control */
 	int kickfd[VSW_MAX_QUEUES];
-	bool renotify; /* vhost thread -> control: re-suppress kicks */
 	/* vhost: per queue pair, written by workers (atomic adds) */
 	uint64_t calls[VSW_MAX_QUEUES];
 	uint64_t enqueues[VSW_MAX_QUEUES];
@@ -116,6 +160,12 @@ struct vsw_port_env {
 	/* Read at guest connect and upkeep: leave guest kicks on (for
 	 * measuring what suppression saves); normally false. */
 	const bool *kicks_allowed;
+	/* vhost-user server sockets: permission bits and group ("" = none) */
+	unsigned int socket_mode;
+	const char *socket_group;
+	/* Ask the control loop to run now (a guest changed its queues); any
+	 * thread, never blocks.  May be NULL. */
+	void (*wake)(void);
 };
 
 /*
@@ -128,6 +178,14 @@ int vsw_port_create(const struct vsw_port_conf *conf, uint16_t id,
 
 /* Stop and free a port. Workers must no longer reference it. Control. */
 void vsw_port_destroy(struct vsw_port *p);
+
+/*
+ * Give a server socket the switch's socket-mode and socket-group (review
+ * L10: the library binds with whatever the umask gives).  0 or -errno.
+ */
+int vsw_port_socket_perms(const struct vsw_port *p,
+			  const struct vsw_port_env *env, char *err,
+			  size_t errlen);
 
 /* Library set-up before any port (vhost callbacks). Control. */
 int vsw_port_lib_init(const struct vsw_port_env *env);

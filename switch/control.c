@@ -39,6 +39,9 @@ static void worker_ctrs(const struct vsw_switch *sw, uint16_t port,
 		for (size_t k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
 			o[k] += __atomic_load_n(&c[k], __ATOMIC_RELAXED);
 	}
+	for (size_t k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
+		((uint64_t *)out)[k] +=
+			((const uint64_t *)&sw->ctl_ctrs[port])[k];
 }
 
 void vsw_port_ctrs_sum(const struct vsw_switch *sw, uint16_t port,
@@ -133,15 +136,27 @@ static bool lcore_is_worker(unsigned int lcore, void *arg)
 	return vsw_worker_of_lcore(arg, lcore) >= 0;
 }
 
+void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env)
+{
+	memset(env, 0, sizeof(*env));
+	env->mp = sw->mp;
+	env->n_workers = sw->n_workers;
+	env->quiesce = vsw_quiesce;
+	env->kicks_allowed = &sw->cfg.sw.kicks_allowed;
+	env->socket_mode = sw->cfg.sw.socket_mode;
+	env->socket_group = sw->cfg.sw.socket_group;
+	env->wake = vsw_wake_control;
+}
+
 int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
 		     const char *kvlist, char *err, size_t errlen)
 {
-	struct vsw_port_env env = {sw->mp, sw->n_workers, vsw_quiesce,
-				   &sw->cfg.sw.kicks_allowed};
+	struct vsw_port_env env;
 	struct vsw_config one;
 	struct vsw_port_conf pc;
 	int id = -1, rc;
 
+	vsw_port_env_fill(sw, &env);
 	rc = vsw_config_port_from_kv(name, kvlist, &sw->cfg.sw, &pc, err,
 				     errlen);
 	if (rc < 0)
@@ -167,6 +182,8 @@ int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
 		return rc;
 	memset(sw->rxq_owner[id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
 	memset(sw->kicks[id], 0, sizeof(sw->kicks[id]));
+	memset(&sw->ctl_ctrs[id], 0, sizeof(sw->ctl_ctrs[id]));
+	vsw_fdb_set_port_limit(sw->fdb, (uint16_t)id, pc.max_macs);
 	reset_port_base(sw, (uint16_t)id);
 	rc = vsw_dp_build(sw, err, errlen);
 	if (rc < 0) {
@@ -196,6 +213,45 @@ int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
 	memset(sw->rxq_owner[p->id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
 	vsw_fdb_flush(sw->fdb, p->id, true);
 	vsw_port_destroy(p);
+	return 0;
+}
+
+/*
+ * Change a port's runtime settings (max-macs, mtu, allowed-macs): the new
+ * limits reach the workers with the next table; learned entries of a port
+ * whose allowed MACs changed are flushed (they may name a MAC it may no
+ * longer use).
+ */
+int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
+		     const char *kvlist, char *err, size_t errlen)
+{
+	struct vsw_port *p = vsw_ctl_port_by_name(sw, name);
+	struct vsw_port_conf old, pc;
+	int rc;
+
+	if (p == NULL) {
+		snprintf(err, errlen, "unknown port '%s'", name);
+		return -ENOENT;
+	}
+	old = pc = p->conf;
+	rc = vsw_config_port_set_kv(&pc, kvlist, err, errlen);
+	if (rc == 0 && pc.mtu != old.mtu && p->ops->set_mtu != NULL)
+		rc = p->ops->set_mtu(p, pc.mtu, err, errlen);
+	if (rc < 0)
+		return rc;
+	p->conf = pc;
+	rc = vsw_dp_build(sw, err, errlen);
+	if (rc < 0) {
+		p->conf = old;
+		if (pc.mtu != old.mtu && p->ops->set_mtu != NULL)
+			p->ops->set_mtu(p, old.mtu, NULL, 0);
+		return rc;
+	}
+	vsw_fdb_set_port_limit(sw->fdb, p->id, pc.max_macs);
+	if (pc.n_allowed != old.n_allowed ||
+	    memcmp(pc.allowed, old.allowed, sizeof(pc.allowed)) != 0)
+		vsw_fdb_flush(sw->fdb, p->id, false);
+	VSW_LOG(INFO, "%s: set %s", p->name, kvlist);
 	return 0;
 }
 
@@ -300,7 +356,8 @@ int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved, char *err,
 		if (sw->rxq_owner[l[i].port][l[i].q] != (int)best) {
 			rc = move_queue(sw, l[i].port, l[i].q, (int)best, err,
 					errlen);
-			(*moved)++;
+			if (rc == 0)
+				(*moved)++; /* review L8: only moves made */
 		}
 	}
 	return rc;
@@ -357,10 +414,51 @@ int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
 	vsw_ctl_fdb_refresh(sw);
 	if (old.kicks_allowed != sw->cfg.sw.kicks_allowed)
 		for (int i = 0; i < VSW_MAX_PORTS; i++)
-			if (sw->ports[i] != NULL)
-				__atomic_store_n(&sw->ports[i]->renotify, true,
-						 __ATOMIC_RELEASE);
+			if (sw->ports[i] != NULL && sw->ports[i]->ops->renotify)
+				sw->ports[i]->ops->renotify(sw->ports[i]);
 	return 0;
+}
+
+/*
+ * Poll as many rx queues as the port wants now (a vhost guest enabled
+ * more queue pairs, or came back with fewer): new ones are placed on the
+ * least loaded workers, dropped ones forgotten.  Frames on queue pairs
+ * above the port's `queues` are drained and counted (review M1).
+ */
+static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
+{
+	uint16_t want = p->ops->rx_queues(p), old = p->n_rxq;
+	char err[VSW_ERR_MAX];
+
+	if (want != old && want >= 1 && want <= VSW_MAX_QUEUES) {
+		for (uint16_t q = want < old ? want : old;
+		     q < (want > old ? want : old); q++)
+			sw->rxq_owner[p->id][q] = VSW_RXQ_UNASSIGNED;
+		p->n_rxq = want;
+		if (vsw_dp_build(sw, err, sizeof(err)) < 0) {
+			VSW_LOG(ERR, "%s: cannot poll %u rx queues: %s",
+				p->name, want, err);
+			p->n_rxq = old;
+		} else {
+			VSW_LOG(INFO, "%s: polling %u rx queue(s)", p->name,
+				want);
+		}
+	}
+	if (p->guest_qp > p->conf.queues && p->ops->drain_unpolled) {
+		uint64_t n =
+			p->ops->drain_unpolled(p, (uint16_t)p->conf.queues);
+		struct vsw_port_ctrs *c = &sw->ctl_ctrs[p->id];
+
+		if (n > 0 && c->drops[VSW_DROP_UNPOLLED] == 0)
+			VSW_LOG(WARNING,
+				"%s: the guest has %u queue pairs but queues = "
+				"%u: frames it sends on queue pairs %u..%u are "
+				"dropped (drop_unpolled)",
+				p->name, p->guest_qp, p->conf.queues,
+				p->conf.queues, p->guest_qp - 1);
+		c->rx_packets += n;
+		c->drops[VSW_DROP_UNPOLLED] += n;
+	}
 }
 
 /* Control loop (busy mode): count the guest kicks that still arrive. */
@@ -373,6 +471,8 @@ void vsw_ctl_poll_kicks(struct vsw_switch *sw)
 			continue;
 		if (p->ops->upkeep != NULL)
 			p->ops->upkeep(p);
+		if (p->ops->rx_queues != NULL)
+			port_queues(sw, p);
 		if (p->ops->rx_drain == NULL ||
 		    sw->cfg.sw.poll_mode == VSW_POLL_ADAPTIVE)
 			continue;

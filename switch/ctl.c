@@ -20,6 +20,7 @@
 #include <rte_telemetry.h>
 
 #include "ctl_priv.h"
+#include "debug.h"
 #include "vsw.h"
 
 #define PORTS_PAGE 32
@@ -87,7 +88,13 @@ bool vsw_ctl_begin(struct rte_tel_data *d, const char *cmd, const char *params,
 		vsw_ctl_reply_error(d, "%s", err);
 		return false;
 	}
-	(void)mutating;
+	if (mutating && vsw.cfg.sw.read_only) {
+		vsw_ctl_reply_error(d,
+				    "%s: refused, vsw runs with control = "
+				    "read-only",
+				    cmd);
+		return false;
+	}
 	pthread_mutex_lock(&vsw.ctl_lock);
 	if (vsw.stopping) {
 		pthread_mutex_unlock(&vsw.ctl_lock);
@@ -119,6 +126,10 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		n_ports += vsw.ports[i] != NULL;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "version", VSW_VERSION);
+	rte_tel_data_add_dict_u64(d, "debug_build", VSW_DEBUG_BUILD);
+	rte_tel_data_add_dict_string(d, "control",
+				     cfg->sw.read_only ? "read-only"
+						       : "read-write");
 	rte_tel_data_add_dict_u64(d, "pid", (uint64_t)getpid());
 	rte_tel_data_add_dict_u64(d, "uptime_s",
 				  (rte_rdtsc() - vsw.start_tsc) /
@@ -248,6 +259,45 @@ static void add_queue_totals(struct rte_tel_data *d, struct vsw_port *p)
 	rte_tel_data_add_dict_u64(d, "guest_calls", calls);
 }
 
+/*
+ * A telemetry string holds 127 characters (review L6): a longer value is
+ * shown cut with "..." at the end, and KEY_len says how long it is.
+ */
+static void add_long_string(struct rte_tel_data *d, const char *key,
+			    const char *v)
+{
+	char buf[RTE_TEL_MAX_STRING_LEN], lkey[64];
+	size_t len = strlen(v);
+
+	if (len < sizeof(buf)) {
+		rte_tel_data_add_dict_string(d, key, v);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.*s...", (int)sizeof(buf) - 4, v);
+	rte_tel_data_add_dict_string(d, key, buf);
+	snprintf(lkey, sizeof(lkey), "%s_len", key);
+	rte_tel_data_add_dict_u64(d, lkey, len);
+}
+
+/* allowed_macs: [] for any source MAC, else the list. */
+static void add_allowed_macs(struct rte_tel_data *d, const struct vsw_port *p)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+	char mac[24];
+
+	if (a == NULL)
+		return;
+	rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+	for (unsigned int i = 0; i < p->conf.n_allowed; i++) {
+		const uint8_t *m = p->conf.allowed[i];
+
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 m[0], m[1], m[2], m[3], m[4], m[5]);
+		rte_tel_data_add_array_string(a, mac);
+	}
+	rte_tel_data_add_dict_container(d, "allowed_macs", a, 0);
+}
+
 static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 {
 	char key[64];
@@ -264,8 +314,17 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 				     p->type == VSW_PORT_VHOST
 					     ? vsw_vhost_mode_str(p->conf.mode)
 					     : "");
-	rte_tel_data_add_dict_string(d, "devargs", p->conf.devargs);
+	add_long_string(d, "devargs", p->conf.devargs);
 	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
+	rte_tel_data_add_dict_u64(d, "queues_max", p->conf.queues);
+	if (p->type == VSW_PORT_VHOST)
+		rte_tel_data_add_dict_u64(d, "guest_queue_pairs", p->guest_qp);
+	rte_tel_data_add_dict_u64(d, "mtu", p->conf.mtu);
+	rte_tel_data_add_dict_u64(d, "max_macs", p->conf.max_macs);
+	rte_tel_data_add_dict_u64(d, "fdb_entries",
+				  vsw_fdb_port_count(vsw.fdb, p->id));
+	rte_tel_data_add_dict_u64(d, "macs_limited", s.macs_limited);
+	add_allowed_macs(d, p);
 	rte_tel_data_add_dict_int(d, "vid", p->vid);
 	rte_tel_data_add_dict_u64(d, "connects", p->connects);
 	/* ethdev: fewer txqs than workers (locked); vhost: fewer queue pairs
@@ -400,6 +459,8 @@ static int cmd_fdb_stats(const char *cmd, const char *params,
 		t.moved += vsw.workers[i]->fdbst.moved;
 		t.refused += vsw.workers[i]->fdbst.refused;
 		t.busy += vsw.workers[i]->fdbst.busy;
+		t.limited += vsw.workers[i]->fdbst.limited;
+		t.evicted += vsw.workers[i]->fdbst.evicted;
 	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "entries", vsw_fdb_count(vsw.fdb));
@@ -408,6 +469,9 @@ static int cmd_fdb_stats(const char *cmd, const char *params,
 	rte_tel_data_add_dict_u64(d, "moved", t.moved);
 	rte_tel_data_add_dict_u64(d, "refused", t.refused);
 	rte_tel_data_add_dict_u64(d, "busy", t.busy);
+	rte_tel_data_add_dict_u64(d, "limited", t.limited);
+	rte_tel_data_add_dict_u64(d, "evicted", t.evicted);
+	rte_tel_data_add_dict_u64(d, "trimmed", c->trimmed);
 	rte_tel_data_add_dict_u64(d, "aged", c->aged);
 	rte_tel_data_add_dict_u64(d, "flushed", c->flushed);
 	rte_tel_data_add_dict_u64(d, "deleted", c->deleted);

@@ -57,6 +57,21 @@ static int cmd_port_del(const char *cmd, const char *params,
 	return reply_rc(d, rc, err);
 }
 
+/* /vsw/port/set,NAME,KEY=VALUE,... */
+static int cmd_port_set(const char *cmd, const char *params,
+			struct rte_tel_data *d)
+{
+	char err[VSW_ERR_MAX];
+	struct vsw_args a;
+	int rc;
+
+	if (!vsw_ctl_begin(d, cmd, params, &a, true))
+		return 0;
+	rc = vsw_ctl_port_set(&vsw, a.name, a.rest, err, sizeof(err));
+	vsw_ctl_end();
+	return reply_rc(d, rc, err);
+}
+
 /* /vsw/rxq/move,PORT,QUEUE,WORKER */
 static int cmd_rxq_move(const char *cmd, const char *params,
 			struct rte_tel_data *d)
@@ -193,6 +208,9 @@ int vsw_ctl_register_writes(void)
 		 "a [port] section (devargs last)"},
 		{"/vsw/port/del", cmd_port_del,
 		 "[mutating] Remove a port. Parameter: NAME"},
+		{"/vsw/port/set", cmd_port_set,
+		 "[mutating] Change a port: max-macs, mtu, allowed-macs. "
+		 "Parameters: NAME,KEY=VALUE,..."},
 		{"/vsw/rxq/move", cmd_rxq_move,
 		 "[mutating] Move an rx queue. Parameters: PORT,QUEUE,WORKER"},
 		{"/vsw/rxq/rebalance", cmd_rxq_rebalance,

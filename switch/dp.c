@@ -3,10 +3,14 @@
  * The datapath table and its publication.
  *
  * Control builds a complete new table (ports by id, flood list, the rx
- * queues of every worker, the worker parameters), publishes it with a
- * release store and frees the old one after a grace period: a worker that
- * loaded the old pointer at the top of its loop finishes that iteration,
- * and flushes what it buffered through it, first.  Who polls each rx queue
+ * queues of every worker, the worker parameters, each port's frame limits
+ * and allowed MACs), publishes it with a release store and waits two grace
+ * periods (the table rule in vsw.h): after the first every worker has
+ * seen the new pointer; after the second every worker has finished the
+ * iteration that flushed what it buffered under the old table through the
+ * old table.  Only then is the old table freed, and only then may the
+ * caller destroy a port the new table dropped or give a parked queue to
+ * another worker.  Who polls each rx queue
  * is control state (rxq_owner): a queue still unassigned goes to the
  * worker the config pins it to, else to the least loaded worker; a parked
  * queue is polled by nobody (the middle step of a move).
@@ -18,6 +22,7 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include "debug.h"
 #include "vsw.h"
 
 /* Wait until every worker has passed a quiescent state. Control only. */
@@ -99,6 +104,32 @@ static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
 	return 0;
 }
 
+/* Frame limits and allowed MACs of every port; fast_len fits them all. */
+static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
+{
+	uint32_t room =
+		rte_pktmbuf_data_room_size(sw->mp) - RTE_PKTMBUF_HEADROOM;
+
+	dp->fast_len = UINT32_MAX;
+	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
+		const struct vsw_port *p = sw->ports[id];
+		struct vsw_dp_port *pp = &dp->pp[id];
+
+		if (p == NULL)
+			continue;
+		pp->max_frame = p->conf.mtu + VSW_FRAME_OVERHEAD;
+		pp->tx_chains = p->tx_chains;
+		pp->n_allowed = (uint8_t)p->conf.n_allowed;
+		for (unsigned int i = 0; i < p->conf.n_allowed; i++)
+			pp->allowed[i] = vsw_fdb_key(p->conf.allowed[i], 0) &
+					 VSW_FDB_MAC_MASK;
+		if (pp->max_frame < dp->fast_len)
+			dp->fast_len = pp->max_frame;
+		if (!pp->tx_chains && room < dp->fast_len)
+			dp->fast_len = room;
+	}
+}
+
 static void fill_params(const struct vsw_switch *sw, struct vsw_params *par)
 {
 	const struct vsw_switch_conf *c = &sw->cfg.sw;
@@ -124,6 +155,7 @@ int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	fill_params(sw, &dp->par);
+	fill_ports(sw, dp);
 	for (uint16_t id = 0; id < VSW_MAX_PORTS && rc == 0; id++) {
 		if (sw->ports[id] == NULL)
 			continue;
@@ -141,8 +173,9 @@ int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen)
 	old = sw->dp;
 	__atomic_store_n(&sw->dp, dp, __ATOMIC_RELEASE);
 	if (old != NULL) {
-		vsw_quiesce();
-		rte_free(old);
+		vsw_quiesce(); /* every worker has seen dp */
+		vsw_quiesce(); /* ... and flushed what it held under old */
+		vsw_retire(old, sizeof(*old), rte_free);
 	}
 	return 0;
 }
@@ -151,4 +184,5 @@ void vsw_dp_free(struct vsw_switch *sw)
 {
 	rte_free(sw->dp);
 	sw->dp = NULL;
+	vsw_retire_flush();
 }

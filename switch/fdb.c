@@ -13,12 +13,21 @@
  * race costs one unlearned packet, never a wait on the fast path.  Control
  * (aging, flush, delete) retires keys to a tombstone, waits for the grace
  * period, then frees the slots.
+ *
+ * Fair eviction replaces a slot's key in place, without a grace period:
+ * under the stripe locks of both buckets it writes a tombstone, the new
+ * value (release) and the new key (release).  Lookups read key, value,
+ * then the key again, and count a changed key as a miss, so a reader never
+ * pairs one key with another's value; every other writer of a slot
+ * (refresh, move, control's retire) holds that slot's stripe lock and
+ * checks the key again first.
  */
 #include "fdb.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #define SLOTS_PER_BUCKET 4
 #define KEY_EMPTY 0ull
@@ -45,24 +54,35 @@ struct vsw_fdb {
 	uint32_t count;	    /* atomic: entries in the table */
 	uint8_t *locks;	    /* stripe locks, test-and-set bytes */
 	uint32_t refresh_s; /* rewrite a timestamp at most this often */
+	uint64_t secret[2]; /* hash key, random per table */
 	struct vsw_fdb_params p;
 	struct vsw_fdb_cstats cst; /* control thread only */
+	/* dynamic entries per port (atomic; writers: learners, control) */
+	uint32_t pcount[VSW_FDB_PORTS];
+	uint32_t limit[VSW_FDB_PORTS]; /* writer: control; 0 = none */
 };
 
-static inline uint64_t mix64(uint64_t x)
+/*
+ * Keyed hash (not cryptographic): the key is whitened with a random
+ * secret before, and mixed with another after, a murmur3-style finalizer,
+ * so bucket indexes cannot be computed without the secret.
+ */
+static inline uint64_t keyed_hash(const struct vsw_fdb *f, uint64_t x)
 {
+	x ^= f->secret[0];
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
+	x ^= x >> 29;
+	x += f->secret[1];
 	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
+	x ^= x >> 32;
 	return x;
 }
 
 static inline void buckets_of(const struct vsw_fdb *f, uint64_t key,
 			      uint32_t *b1, uint32_t *b2)
 {
-	uint64_t h = mix64(key);
+	uint64_t h = keyed_hash(f, key);
 
 	*b1 = (uint32_t)h & f->mask;
 	*b2 = (uint32_t)(h >> 32) & f->mask;
@@ -119,6 +139,15 @@ struct vsw_fdb *vsw_fdb_create(const struct vsw_fdb_params *p)
 	f->lock_mask = (nb < MAX_LOCKS ? nb : MAX_LOCKS) - 1;
 	f->max = p->max_entries;
 	f->refresh_s = 1;
+	if (p->seed != 0) {
+		f->secret[0] = p->seed;
+		f->secret[1] = p->seed * 0x9e3779b97f4a7c15ull + 1;
+	} else if (getrandom(f->secret, sizeof(f->secret), 0) !=
+		   sizeof(f->secret)) {
+		vsw_fdb_destroy(f);
+		errno = EIO;
+		return NULL;
+	}
 	f->b = f->p.alloc((size_t)nb * sizeof(struct bucket), f->p.alloc_arg);
 	f->locks = calloc(f->lock_mask + 1, 1);
 	if (f->b == NULL || f->locks == NULL) {
@@ -143,6 +172,28 @@ void vsw_fdb_set_refresh(struct vsw_fdb *f, uint32_t refresh_s)
 {
 	__atomic_store_n(&f->refresh_s, refresh_s ? refresh_s : 1,
 			 __ATOMIC_RELAXED);
+}
+
+void vsw_fdb_set_port_limit(struct vsw_fdb *f, uint16_t port, uint32_t limit)
+{
+	if (port < VSW_FDB_PORTS)
+		__atomic_store_n(&f->limit[port], limit, __ATOMIC_RELAXED);
+}
+
+uint32_t vsw_fdb_port_count(const struct vsw_fdb *f, uint16_t port)
+{
+	return port < VSW_FDB_PORTS
+		       ? __atomic_load_n(&f->pcount[port], __ATOMIC_RELAXED)
+		       : 0;
+}
+
+static inline void pcount_add(struct vsw_fdb *f, uint64_t val, int32_t d)
+{
+	uint16_t port = vsw_fdb_val_port(val);
+
+	if (port < VSW_FDB_PORTS && !(val & VSW_FDB_VAL_STATIC))
+		__atomic_add_fetch(&f->pcount[port], (uint32_t)d,
+				   __ATOMIC_RELAXED);
 }
 
 uint32_t vsw_fdb_count(const struct vsw_fdb *f)
@@ -178,14 +229,22 @@ static inline struct slot *find(const struct vsw_fdb *f, uint64_t key)
 	return s != NULL ? s : find_in(&f->b[b2], key);
 }
 
+/* The value of @s if it still holds @key after the read, else 0. */
+static inline uint64_t read_val(const struct slot *s, uint64_t key)
+{
+	uint64_t v = __atomic_load_n(&s->val, __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(&s->key, __ATOMIC_RELAXED) == key ? v : 0;
+}
+
 bool vsw_fdb_lookup(const struct vsw_fdb *f, uint64_t key, uint64_t *val)
 {
 	struct slot *s = find(f, key);
 
 	if (s == NULL)
 		return false;
-	*val = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
-	return true;
+	*val = read_val(s, key);
+	return *val != 0;
 }
 
 void vsw_fdb_lookup_bulk(const struct vsw_fdb *f, const uint64_t *keys,
@@ -203,8 +262,7 @@ void vsw_fdb_lookup_bulk(const struct vsw_fdb *f, const uint64_t *keys,
 		s = find_in(&f->b[b1[i]], keys[i]);
 		if (s == NULL)
 			s = find_in(&f->b[b2[i]], keys[i]);
-		vals[i] = s != NULL ? __atomic_load_n(&s->val, __ATOMIC_RELAXED)
-				    : 0;
+		vals[i] = s != NULL ? read_val(s, keys[i]) : 0;
 	}
 }
 
@@ -272,34 +330,127 @@ static struct slot *empty_in(struct bucket *b, int *used)
 	return e;
 }
 
-/* Called with both stripe locks held; key known absent. */
+/* Entries of the port holding the most (ports < VSW_FDB_PORTS). */
+static uint32_t largest_count(const struct vsw_fdb *f)
+{
+	uint32_t best = 0;
+
+	for (unsigned int i = 0; i < VSW_FDB_PORTS; i++) {
+		uint32_t c = __atomic_load_n(&f->pcount[i], __ATOMIC_RELAXED);
+
+		best = c > best ? c : best;
+	}
+	return best;
+}
+
+/*
+ * The fair victim among the eight slots of @b1, @b2 (stripes locked): the
+ * dynamic entry whose port holds the most entries, provided that port is
+ * @port itself or holds more than @port.  NULL when there is none.
+ */
+static struct slot *victim_in(struct vsw_fdb *f, uint32_t b1, uint32_t b2,
+			      uint16_t port)
+{
+	uint32_t mine = vsw_fdb_port_count(f, port), best = 0;
+	const uint32_t bs[2] = {b1, b2};
+	struct slot *v = NULL;
+
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
+			struct slot *s = &f->b[bs[k]].s[i];
+			uint64_t val =
+				__atomic_load_n(&s->val, __ATOMIC_RELAXED);
+			uint16_t o = vsw_fdb_val_port(val);
+			uint32_t c;
+
+			if (!(__atomic_load_n(&s->key, __ATOMIC_RELAXED) &
+			      VSW_FDB_KEY_VALID) ||
+			    (val & VSW_FDB_VAL_STATIC) || o >= VSW_FDB_PORTS)
+				continue;
+			c = vsw_fdb_port_count(f, o);
+			if ((o == port || c > mine) &&
+			    (v == NULL || c > best)) {
+				v = s;
+				best = c;
+			}
+		}
+	}
+	return v;
+}
+
+/* Give slot @s (stripe locked) to @key: see "Fair eviction" above. */
+static void replace_locked(struct vsw_fdb *f, struct slot *s, uint64_t key,
+			   uint64_t val)
+{
+	uint64_t old = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&s->key, KEY_TOMB, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->val, val, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+	pcount_add(f, old, -1);
+	pcount_add(f, val, 1);
+}
+
+/* Take an empty slot if the table has room (up to @cap entries). */
+static bool take_empty(struct vsw_fdb *f, struct slot *e, uint64_t key,
+		       uint64_t val, uint32_t cap)
+{
+	if (e == NULL)
+		return false;
+	if (__atomic_add_fetch(&f->count, 1, __ATOMIC_RELAXED) > cap) {
+		__atomic_sub_fetch(&f->count, 1, __ATOMIC_RELAXED);
+		return false;
+	}
+	__atomic_store_n(&e->val, val, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->key, key, __ATOMIC_RELEASE);
+	pcount_add(f, val, 1);
+	return true;
+}
+
+/*
+ * Called with both stripe locks held; key known absent.  An empty slot
+ * while the table has room; else the fair victim; else, for a port that
+ * is not the largest, an empty slot up to 1/8 above the size (control
+ * trims it back): a flooding port can never keep another port's MAC out.
+ * Returns 1 learned, 2 learned by eviction, -ENOSPC.
+ */
 static int insert_locked(struct vsw_fdb *f, uint32_t b1, uint32_t b2,
 			 uint64_t key, uint64_t val)
 {
+	uint16_t port = vsw_fdb_val_port(val);
 	int u1, u2;
 	struct slot *e1 = empty_in(&f->b[b1], &u1);
 	struct slot *e2 = empty_in(&f->b[b2], &u2);
 	struct slot *e = (e1 != NULL && (e2 == NULL || u1 <= u2)) ? e1 : e2;
+	struct slot *v;
 
-	if (e == NULL)
+	if (take_empty(f, e, key, val, f->max))
+		return 1;
+	if (val & VSW_FDB_VAL_STATIC)
 		return -ENOSPC;
-	if (__atomic_add_fetch(&f->count, 1, __ATOMIC_RELAXED) > f->max) {
-		__atomic_sub_fetch(&f->count, 1, __ATOMIC_RELAXED);
-		return -ENOSPC;
+	v = victim_in(f, b1, b2, port);
+	if (v != NULL) {
+		replace_locked(f, v, key, val);
+		return 2;
 	}
-	__atomic_store_n(&e->val, val, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->key, key, __ATOMIC_RELEASE);
-	return 0;
+	if (vsw_fdb_port_count(f, port) < largest_count(f) &&
+	    take_empty(f, e, key, val, f->max + f->max / 8))
+		return 1;
+	return -ENOSPC;
 }
 
 static int learn_new(struct vsw_fdb *f, uint64_t key, uint64_t val, uint32_t b1,
 		     uint32_t b2, struct vsw_fdb_wstats *ws)
 {
+	uint16_t port = vsw_fdb_val_port(val);
+	uint32_t lim = port < VSW_FDB_PORTS ? __atomic_load_n(&f->limit[port],
+							      __ATOMIC_RELAXED)
+					    : 0;
 	int rc;
 
-	if (__atomic_load_n(&f->count, __ATOMIC_RELAXED) >= f->max) {
-		ws->refused++;
-		return -ENOSPC;
+	if (lim != 0 && vsw_fdb_port_count(f, port) >= lim) {
+		ws->limited++;
+		return -EDQUOT;
 	}
 	if (!lock_pair(f, b1, b2, false)) {
 		ws->busy++;
@@ -307,7 +458,7 @@ static int learn_new(struct vsw_fdb *f, uint64_t key, uint64_t val, uint32_t b1,
 	}
 	/* Another worker may have inserted it since our lookup. */
 	if (find_in(&f->b[b1], key) || find_in(&f->b[b2], key))
-		rc = 0;
+		rc = 0; /* theirs: not counted here (review L8) */
 	else
 		rc = insert_locked(f, b1, b2, key, val);
 	unlock_pair(f, b1, b2);
@@ -315,8 +466,39 @@ static int learn_new(struct vsw_fdb *f, uint64_t key, uint64_t val, uint32_t b1,
 		ws->refused++;
 		return rc;
 	}
-	ws->learned++;
-	return 1;
+	if (rc == 2)
+		ws->evicted++;
+	if (rc > 0)
+		ws->learned++;
+	return rc > 0 ? 1 : 0;
+}
+
+/* The bucket index of slot @s, one of @b1, @b2. */
+static inline uint32_t bucket_of(const struct vsw_fdb *f, const struct slot *s,
+				 uint32_t b1, uint32_t b2)
+{
+	return s >= f->b[b1].s && s < f->b[b1].s + SLOTS_PER_BUCKET ? b1 : b2;
+}
+
+/*
+ * Rewrite @key's value in slot @s to @nv (a refresh or a move): under the
+ * slot's stripe lock, and only if the slot still holds @key.
+ */
+static int rewrite(struct vsw_fdb *f, struct slot *s, uint32_t b, uint64_t key,
+		   uint64_t nv, uint64_t *old)
+{
+	if (!trylock(f, b))
+		return -EBUSY;
+	if (__atomic_load_n(&s->key, __ATOMIC_RELAXED) != key) {
+		unlock(f, b);
+		return -ENOENT;
+	}
+	*old = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->val, nv, __ATOMIC_RELEASE);
+	pcount_add(f, *old, -1);
+	pcount_add(f, nv, 1);
+	unlock(f, b);
+	return 0;
 }
 
 /* Learn with the key's buckets already computed (and maybe prefetched). */
@@ -326,22 +508,34 @@ static inline int learn_at(struct vsw_fdb *f, uint64_t key, uint32_t b1,
 {
 	struct slot *s = find_in(&f->b[b1], key);
 	uint64_t old, nv;
+	uint32_t lim;
 
 	if (s == NULL)
 		s = find_in(&f->b[b2], key);
 	if (s == NULL)
 		return learn_new(f, key, vsw_fdb_val(port, now, false), b1, b2,
 				 ws);
-	old = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
-	if (old & VSW_FDB_VAL_STATIC)
+	old = read_val(s, key);
+	if (old == 0 || (old & VSW_FDB_VAL_STATIC))
 		return 0;
 	/* the common case: same port, fresh enough: no store, no dirty line */
 	if (vsw_fdb_val_port(old) == port &&
 	    now - vsw_fdb_val_time(old) <
 		    __atomic_load_n(&f->refresh_s, __ATOMIC_RELAXED))
 		return 0;
+	lim = port < VSW_FDB_PORTS
+		      ? __atomic_load_n(&f->limit[port], __ATOMIC_RELAXED)
+		      : 0;
+	if (vsw_fdb_val_port(old) != port && lim != 0 &&
+	    vsw_fdb_port_count(f, port) >= lim) {
+		ws->limited++;
+		return -EDQUOT;
+	}
 	nv = vsw_fdb_val(port, now, false);
-	__atomic_store_n(&s->val, nv, __ATOMIC_RELAXED);
+	if (rewrite(f, s, bucket_of(f, s, b1, b2), key, nv, &old) < 0) {
+		ws->busy++;
+		return -EBUSY;
+	}
 	if (vsw_fdb_val_port(old) != port) {
 		ws->moved++;
 		return 2;
@@ -386,20 +580,41 @@ int vsw_fdb_add_static(struct vsw_fdb *f, uint64_t key, uint16_t port,
 	s = find_in(&f->b[b1], key);
 	if (s == NULL)
 		s = find_in(&f->b[b2], key);
-	if (s != NULL)
-		__atomic_store_n(&s->val, val, __ATOMIC_RELAXED);
-	else
+	if (s != NULL) {
+		pcount_add(f, __atomic_load_n(&s->val, __ATOMIC_RELAXED), -1);
+		__atomic_store_n(&s->val, val, __ATOMIC_RELEASE);
+	} else {
 		rc = insert_locked(f, b1, b2, key, val);
+	}
 	unlock_pair(f, b1, b2);
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
-/* Retire the key of @s (control thread, stripe locked by caller or not
- * needed: inserts only ever claim empty slots). */
-static void retire(struct vsw_fdb *f, struct slot *s)
+/*
+ * Retire slot @s of bucket @b if it still holds a valid key and @match
+ * (NULL: any) says so: tombstone now, free after a grace period (reclaim).
+ * Control thread; takes the stripe lock, which learners hold briefly.
+ */
+typedef bool (*match_fn)(uint64_t val, const void *arg);
+
+static bool retire(struct vsw_fdb *f, uint32_t b, struct slot *s, uint64_t key,
+		   match_fn match, const void *arg)
 {
-	__atomic_store_n(&s->key, KEY_TOMB, __ATOMIC_RELEASE);
-	__atomic_sub_fetch(&f->count, 1, __ATOMIC_RELAXED);
+	uint64_t k, val;
+	bool done = false;
+
+	lock(f, b);
+	k = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
+	val = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
+	if ((k & VSW_FDB_KEY_VALID) && (key == 0 || k == key) &&
+	    (match == NULL || match(val, arg))) {
+		__atomic_store_n(&s->key, KEY_TOMB, __ATOMIC_RELEASE);
+		__atomic_sub_fetch(&f->count, 1, __ATOMIC_RELAXED);
+		pcount_add(f, val, -1);
+		done = true;
+	}
+	unlock(f, b);
+	return done;
 }
 
 /* After a grace period, tombstones become free slots. */
@@ -407,26 +622,42 @@ static void reclaim(struct vsw_fdb *f)
 {
 	if (f->p.sync != NULL)
 		f->p.sync(f->p.sync_arg);
-	for (uint32_t b = 0; b <= f->mask; b++)
+	for (uint32_t b = 0; b <= f->mask; b++) {
+		bool tomb = false;
+
+		for (int i = 0; i < SLOTS_PER_BUCKET; i++)
+			tomb |= __atomic_load_n(&f->b[b].s[i].key,
+						__ATOMIC_RELAXED) == KEY_TOMB;
+		if (!tomb)
+			continue;
+		/* under the lock: a replace in flight shows a tombstone too */
+		lock(f, b);
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++)
 			if (f->b[b].s[i].key == KEY_TOMB)
 				__atomic_store_n(&f->b[b].s[i].key, KEY_EMPTY,
 						 __ATOMIC_RELEASE);
+		unlock(f, b);
+	}
 }
 
 int vsw_fdb_del(struct vsw_fdb *f, uint64_t key)
 {
-	struct slot *s = find(f, key);
+	uint32_t b1, b2;
+	bool done;
 
-	if (s == NULL)
+	buckets_of(f, key, &b1, &b2);
+	done = false;
+	for (int i = 0; i < SLOTS_PER_BUCKET && !done; i++) {
+		done = retire(f, b1, &f->b[b1].s[i], key, NULL, NULL);
+		if (!done)
+			done = retire(f, b2, &f->b[b2].s[i], key, NULL, NULL);
+	}
+	if (!done)
 		return -ENOENT;
-	retire(f, s);
 	f->cst.deleted++;
 	reclaim(f);
 	return 0;
 }
-
-typedef bool (*match_fn)(uint64_t val, const void *arg);
 
 static unsigned int remove_matching(struct vsw_fdb *f, match_fn match,
 				    const void *arg)
@@ -441,10 +672,9 @@ static unsigned int remove_matching(struct vsw_fdb *f, match_fn match,
 			if (!(k & VSW_FDB_KEY_VALID))
 				continue;
 			if (match(__atomic_load_n(&s->val, __ATOMIC_RELAXED),
-				  arg)) {
-				retire(f, s);
+				  arg) &&
+			    retire(f, b, s, k, match, arg))
 				n++;
-			}
 		}
 	}
 	if (n > 0)
@@ -501,6 +731,93 @@ unsigned int vsw_fdb_flush(struct vsw_fdb *f, uint16_t port, bool with_static)
 	return n;
 }
 
+/* Age class of a last-seen time: the bit length of its age in seconds. */
+static unsigned int age_class(uint32_t now, uint64_t val)
+{
+	uint32_t t = vsw_fdb_val_time(val);
+	uint32_t age = now > t ? now - t : 0;
+
+	return age ? 32 - (unsigned int)__builtin_clz(age) : 0;
+}
+
+struct evict_arg {
+	uint16_t port;
+	uint32_t now;
+	unsigned int min_class;
+};
+
+static bool is_old_of_port(uint64_t val, const void *arg)
+{
+	const struct evict_arg *a = arg;
+
+	return !(val & VSW_FDB_VAL_STATIC) &&
+	       vsw_fdb_val_port(val) == a->port &&
+	       age_class(a->now, val) >= a->min_class;
+}
+
+/*
+ * Retire about the @need oldest dynamic entries of @port (no reclaim):
+ * one pass finds the age class above which @need entries lie, a second
+ * retires entries of that age or older, oldest classes first.
+ */
+static unsigned int evict_oldest(struct vsw_fdb *f, uint16_t port,
+				 uint32_t need, uint32_t now)
+{
+	uint32_t hist[33] = {0}, cum = 0;
+	struct evict_arg a = {port, now, 0};
+	unsigned int n = 0;
+
+	for (uint32_t b = 0; b <= f->mask; b++)
+		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
+			const struct slot *s = &f->b[b].s[i];
+			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
+			uint64_t v = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
+
+			if ((k & VSW_FDB_KEY_VALID) && is_old_of_port(v, &a))
+				hist[age_class(now, v)]++;
+		}
+	for (a.min_class = 33; a.min_class > 0 && cum < need;)
+		cum += hist[--a.min_class];
+	/* everything older than the threshold class, then from that class */
+	for (int pass = 0; pass < 2; pass++) {
+		struct evict_arg p = a;
+
+		p.min_class = a.min_class + (pass == 0 ? 1 : 0);
+		for (uint32_t b = 0; b <= f->mask && n < need; b++)
+			for (int i = 0; i < SLOTS_PER_BUCKET && n < need; i++)
+				n += retire(f, b, &f->b[b].s[i], 0,
+					    is_old_of_port, &p);
+	}
+	return n;
+}
+
+unsigned int vsw_fdb_trim(struct vsw_fdb *f, uint32_t now)
+{
+	unsigned int n = 0, big = 0;
+	uint32_t count;
+
+	for (uint16_t p = 0; p < VSW_FDB_PORTS; p++) {
+		uint32_t lim = __atomic_load_n(&f->limit[p], __ATOMIC_RELAXED);
+		uint32_t c = vsw_fdb_port_count(f, p);
+
+		if (lim != 0 && c > lim)
+			n += evict_oldest(f, p, c - lim, now);
+	}
+	count = vsw_fdb_count(f);
+	if (count > f->max) {
+		for (uint16_t p = 1; p < VSW_FDB_PORTS; p++)
+			if (vsw_fdb_port_count(f, p) >
+			    vsw_fdb_port_count(f, (uint16_t)big))
+				big = p;
+		n += evict_oldest(f, (uint16_t)big, count - f->max, now);
+	}
+	if (n > 0) {
+		f->cst.trimmed += n;
+		reclaim(f);
+	}
+	return n;
+}
+
 unsigned int vsw_fdb_walk(const struct vsw_fdb *f, unsigned int skip,
 			  unsigned int max, vsw_fdb_walk_fn fn, void *arg)
 {
@@ -509,13 +826,17 @@ unsigned int vsw_fdb_walk(const struct vsw_fdb *f, unsigned int skip,
 	for (uint32_t b = 0; b <= f->mask && n < max; b++) {
 		for (int i = 0; i < SLOTS_PER_BUCKET && n < max; i++) {
 			const struct slot *s = &f->b[b].s[i];
-			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE),
+				 v;
 
 			if (!(k & VSW_FDB_KEY_VALID))
 				continue;
 			if (seen++ < skip)
 				continue;
-			fn(k, __atomic_load_n(&s->val, __ATOMIC_RELAXED), arg);
+			v = read_val(s, k);
+			if (v == 0)
+				continue; /* replaced under us */
+			fn(k, v, arg);
 			n++;
 		}
 	}

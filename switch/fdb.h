@@ -8,6 +8,16 @@
  * only after a grace period, which the caller supplies as a callback (vsw
  * passes an RCU QSBR synchronize), so a lock-free reader never sees a slot
  * change owner under it.
+ *
+ * Against a guest that floods source MACs (review H3): buckets are chosen
+ * with a hash keyed by a random secret, so nobody can aim MACs at a
+ * victim's buckets; each port's learned entries are counted and can be
+ * capped (a port at its limit learns no new MAC, counted as `limited`);
+ * and when the table or a key's two buckets are full, a new MAC evicts an
+ * entry of the port that holds the most, and only if that port holds more
+ * than the learner (or is the learner): a flooding port evicts only its
+ * own entries.  A lookup that races such an eviction misses (and floods),
+ * it never returns the other key's port.
  */
 #ifndef VSW_FDB_H
 #define VSW_FDB_H
@@ -18,6 +28,7 @@
 
 #define VSW_FDB_PORT_NONE 0xffffu
 #define VSW_FDB_KEY_VALID (1ull << 63)
+#define VSW_FDB_MAC_MASK ((1ull << 48) - 1) /* the MAC bits of a key */
 
 /* Key: valid bit, VLAN id (12 bits) in 48..59, MAC (network order) 0..47. */
 static inline uint64_t vsw_fdb_key(const uint8_t mac[6], uint16_t vlan)
@@ -39,7 +50,10 @@ static inline void vsw_fdb_key_mac(uint64_t key, uint8_t mac[6])
 		mac[i] = (uint8_t)(key >> (40 - 8 * i));
 }
 
-/* Value: port in 0..15, static flag bit 16, last-seen seconds in 32..63. */
+/* Ports whose entries are counted and can be limited (vsw's port ids). */
+#define VSW_FDB_PORTS 64
+
+/* Value: port in 0..0xfffe, static flag bit 16, last-seen seconds 32..63. */
 #define VSW_FDB_VAL_STATIC (1ull << 16)
 static inline uint16_t vsw_fdb_val_port(uint64_t v)
 {
@@ -61,6 +75,8 @@ struct vsw_fdb_wstats {
 	uint64_t moved;	  /* entries whose port changed */
 	uint64_t refused; /* new MACs not learned: table or buckets full */
 	uint64_t busy;	  /* learning skipped: lost a race for a bucket */
+	uint64_t limited; /* new MACs not learned: the port is at its limit */
+	uint64_t evicted; /* entries replaced by a new MAC (fair eviction) */
 };
 
 /* Control-side counters (written by the control thread only). */
@@ -68,6 +84,7 @@ struct vsw_fdb_cstats {
 	uint64_t aged;
 	uint64_t flushed;
 	uint64_t deleted;
+	uint64_t trimmed; /* evicted by control to get back under a limit */
 };
 
 /* Waits until no reader can still hold a pointer into the table. */
@@ -83,6 +100,7 @@ struct vsw_fdb_params {
 	vsw_fdb_alloc_fn alloc; /* NULL: aligned_alloc */
 	vsw_fdb_free_fn free;
 	void *alloc_arg;
+	uint64_t seed; /* hash secret; 0: a random one (getrandom) */
 };
 
 struct vsw_fdb;
@@ -97,6 +115,24 @@ void vsw_fdb_destroy(struct vsw_fdb *fdb);
  * entry up to @refresh_s - 1 seconds early. Control thread.
  */
 void vsw_fdb_set_refresh(struct vsw_fdb *fdb, uint32_t refresh_s);
+
+/*
+ * Cap the dynamic entries learned on @port (< VSW_FDB_PORTS) at @limit (0:
+ * none).  Entries above a lowered limit stay until vsw_fdb_trim.  Control.
+ */
+void vsw_fdb_set_port_limit(struct vsw_fdb *fdb, uint16_t port, uint32_t limit);
+
+/* Dynamic entries of @port now. Any thread. */
+uint32_t vsw_fdb_port_count(const struct vsw_fdb *fdb, uint16_t port);
+
+/*
+ * Bring the table back under its limits: a port above its own limit loses
+ * its oldest entries; a table above its size (a learner may overshoot by
+ * up to 1/8 when eviction in its buckets found no victim) loses the
+ * oldest entries of the port holding the most.  Control thread; waits a
+ * grace period when it removed any.  Returns the number removed.
+ */
+unsigned int vsw_fdb_trim(struct vsw_fdb *fdb, uint32_t now);
 
 /* Entries in the table now, and the limit. Any thread. */
 uint32_t vsw_fdb_count(const struct vsw_fdb *fdb);
@@ -122,7 +158,8 @@ void vsw_fdb_lookup_bulk(const struct vsw_fdb *fdb, const uint64_t *keys,
  * at all when port and second are unchanged); a new entry takes two bucket
  * try-locks and gives up (counted as busy) rather than wait.  A static
  * entry is never changed.  Returns 1 learned, 2 moved, 0 nothing to do or
- * refreshed, -ENOSPC refused (full), -EBUSY lost a race.
+ * refreshed, -ENOSPC refused (full), -EDQUOT refused (the port is at its
+ * limit), -EBUSY lost a race.
  */
 int vsw_fdb_learn(struct vsw_fdb *fdb, uint64_t key, uint16_t port,
 		  uint32_t now, struct vsw_fdb_wstats *ws);

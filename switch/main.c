@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -31,7 +33,7 @@ RTE_LOG_REGISTER_DEFAULT(vsw_logtype, INFO);
 #define CTL_PERIOD_US 100000
 #define MAX_EAL_ARGS 128
 
-struct vsw_switch vsw = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER};
+struct vsw_switch vsw = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1};
 
 struct app_opts {
 	const char *config;
@@ -143,18 +145,6 @@ static long free_hugepages(void)
 	return n;
 }
 
-/* A devargs that names a PCI device (DDDD:BB:DD.F or BB:DD.F). */
-static bool is_pci(const char *devargs)
-{
-	unsigned int a, b, c, d;
-	char end;
-
-	return sscanf(devargs, "%x:%x:%x.%x%c", &a, &b, &c, &d, &end) >= 4 ||
-	       sscanf(devargs, "%x:%x.%x%c", &a, &b, &c, &end) == 3 ||
-	       (sscanf(devargs, "%x:%x.%x%c", &a, &b, &c, &end) == 4 &&
-		end == ',');
-}
-
 /*
  * Unless the user chose devices, vsw takes only the PCI devices its config
  * names (so it never grabs a NIC the host uses): -a for each, or --no-pci.
@@ -175,7 +165,8 @@ static int pci_args(const struct vsw_config *cfg, int argc, char **argv,
 	for (unsigned int i = 0; i < cfg->n_ports && n < max; i++) {
 		const struct vsw_port_conf *pc = &cfg->ports[i];
 
-		if (pc->type != VSW_PORT_ETHDEV || !is_pci(pc->devargs))
+		if (pc->type != VSW_PORT_ETHDEV ||
+		    !vsw_config_devargs_is_pci(pc->devargs))
 			continue;
 		snprintf(allow[k], sizeof(allow[k]), "-a%.*s",
 			 (int)strcspn(pc->devargs, ","), pc->devargs);
@@ -289,6 +280,9 @@ static int setup_core(struct vsw_switch *sw)
 		return -ENOMEM;
 	}
 	rte_rcu_qsbr_init(sw->qs, RTE_MAX_LCORE);
+	sw->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (sw->wake_fd < 0)
+		return -errno;
 	vsw_ctl_fdb_refresh(sw);
 	memset(sw->rxq_owner, VSW_RXQ_UNASSIGNED, sizeof(sw->rxq_owner));
 	sw->now_s = 1;
@@ -323,15 +317,11 @@ static int setup_workers(struct vsw_switch *sw)
 
 static int setup_ports(struct vsw_switch *sw)
 {
-	struct vsw_port_env env = {
-		.mp = sw->mp,
-		.n_workers = sw->n_workers,
-		.quiesce = vsw_quiesce,
-		.kicks_allowed = &sw->cfg.sw.kicks_allowed,
-	};
+	struct vsw_port_env env;
 	char err[VSW_ERR_MAX];
 	int rc;
 
+	vsw_port_env_fill(sw, &env);
 	vsw_port_lib_init(&env);
 	for (unsigned int i = 0; i < sw->cfg.n_ports; i++) {
 		rc = vsw_port_create(&sw->cfg.ports[i], (uint16_t)i, &env,
@@ -340,11 +330,32 @@ static int setup_ports(struct vsw_switch *sw)
 			fprintf(stderr, "vsw: %s\n", err);
 			return rc;
 		}
+		vsw_fdb_set_port_limit(sw->fdb, (uint16_t)i,
+				       sw->cfg.ports[i].max_macs);
 	}
 	rc = vsw_dp_build(sw, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "vsw: %s\n", err);
 	return rc;
+}
+
+void vsw_wake_control(void)
+{
+	uint64_t one = 1;
+
+	if (vsw.wake_fd >= 0 && write(vsw.wake_fd, &one, sizeof(one)) < 0)
+		return; /* already pending: fine */
+}
+
+/* Wait CTL_PERIOD_US, or less when someone calls vsw_wake_control. */
+static void sleep_or_wake(struct vsw_switch *sw)
+{
+	struct pollfd pfd = {.fd = sw->wake_fd, .events = POLLIN};
+	uint64_t v;
+
+	if (poll(&pfd, 1, CTL_PERIOD_US / 1000) > 0 &&
+	    read(sw->wake_fd, &v, sizeof(v)) < 0)
+		return;
 }
 
 /* The control loop: clock, links, aging; until a signal. */
@@ -369,9 +380,10 @@ static void control_loop(struct vsw_switch *sw)
 			vsw_fdb_age(sw->fdb, now, aging);
 			last_age = now;
 		}
+		vsw_fdb_trim(sw->fdb, now); /* port limits, overshoot */
 		vsw_ctl_auto_rebalance(sw, now);
 		pthread_mutex_unlock(&sw->ctl_lock);
-		rte_delay_us_sleep(CTL_PERIOD_US);
+		sleep_or_wake(sw);
 	}
 }
 

@@ -19,9 +19,17 @@
 #define VSW_DROP_REASONS(X)                                                    \
 	X(RUNT, runt, rx, "frame shorter than its L2 header")                  \
 	X(SRC_MULTICAST, src_multicast, rx, "group bit set in source MAC")     \
+	X(OVERSIZE, oversize, rx, "longer than the ingress port's mtu + 18")   \
+	X(SRC_NOT_ALLOWED, src_not_allowed, rx,                                \
+	  "source MAC not in the port's allowed-macs")                         \
 	X(HAIRPIN, hairpin, rx, "destination learned on the ingress port")     \
 	X(NO_PORT, no_port, rx, "flood with no other port up")                 \
+	X(UNPOLLED, unpolled, rx,                                              \
+	  "sent on a guest queue pair above the port's queues")                \
 	X(TX_FULL, tx_full, tx, "output queue full after retries")             \
+	X(TOO_BIG, too_big, tx,                                                \
+	  "longer than the output's mtu + 18 or its guest's buffers, or "      \
+	  "chained for a port that sends no chains")                           \
 	X(PORT_DOWN, port_down, tx, "output port down or guest gone")
 
 enum vsw_drop_reason {
@@ -46,9 +54,10 @@ struct vsw_port_ctrs {
 	uint64_t rx_bytes;
 	uint64_t tx_packets;
 	uint64_t tx_bytes;
-	uint64_t unicast;    /* rx packets sent to one learned port */
-	uint64_t flooded;    /* rx packets flooded (bcast, mcast, unknown) */
-	uint64_t tx_flushes; /* tx bursts handed to the port */
+	uint64_t unicast;      /* rx packets sent to one learned port */
+	uint64_t flooded;      /* rx packets flooded (bcast, mcast, unknown) */
+	uint64_t tx_flushes;   /* tx bursts handed to the port */
+	uint64_t macs_limited; /* new source MACs not learned: max-macs hit */
 	/* flushes by size: 1, 2-3, 4-7, 8-15, 16-31, 32+ packets */
 	uint64_t flush_hist[VSW_FLUSH_BUCKETS];
 	uint64_t drops[VSW_DROP_MAX];

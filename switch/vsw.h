@@ -5,9 +5,18 @@
  *
  * Workers read `dp` (the datapath table: ports, flood list, each worker's
  * rx queues) through an RCU pointer and report a quiescent state once per
- * loop; control builds a new table, swaps the pointer and frees the old
- * one after rte_rcu_qsbr_synchronize.  Each worker's counters live in its
- * own cache-aligned struct vsw_worker and are summed by readers.
+ * loop.  Each worker's counters live in its own cache-aligned struct
+ * vsw_worker and are summed by readers.
+ *
+ * The table rule (review H2): a worker may use a table from its load at
+ * the top of an iteration through the *next* iteration, because frames it
+ * buffered under a table are flushed through that same table at the top
+ * of the iteration that first sees a newer one (so a removed port, or a
+ * queue moved away, leaves nothing behind and a moved flow is not
+ * reordered).  That next iteration may start after the report that ended
+ * a grace period, so control waits TWO grace periods after publishing
+ * before it frees the old table, destroys a port the new table no longer
+ * holds, or hands a parked rx queue to its new worker (vsw_dp_build).
  */
 #ifndef VSW_SWITCH_H
 #define VSW_SWITCH_H
@@ -29,7 +38,7 @@
 
 #define VSW_MAX_WORKERS 64
 _Static_assert(VSW_MAX_PORTS <= 64, "dirty mask is 64 bits");
-#define VSW_MAX_WORKER_RXQ 128
+#define VSW_MAX_WORKER_RXQ 256
 
 extern int vsw_logtype;
 #define VSW_LOG(level, fmt, ...)                                               \
@@ -53,10 +62,21 @@ struct vsw_params {
 #define VSW_RXQ_UNASSIGNED (-1) /* control picks a worker on the next build */
 #define VSW_RXQ_PARKED (-2)	/* polled by nobody (mid-move) */
 
+/* Per-port settings the workers apply, copied from the port's config. */
+struct vsw_dp_port {
+	uint32_t max_frame; /* mtu + 18: longest frame taken in or sent out */
+	bool tx_chains;	    /* the port sends multi-segment mbufs */
+	uint8_t n_allowed;  /* allowed source MACs; 0 = any */
+	uint64_t allowed[VSW_MAX_ALLOWED_MACS]; /* 48-bit MACs as in FDB keys */
+};
+
 /* The datapath table: immutable once published. */
 struct vsw_dp {
 	struct vsw_params par;
+	/* frames up to this length fit every port: no per-output check */
+	uint32_t fast_len;
 	struct vsw_port *ports[VSW_MAX_PORTS]; /* by id, NULL = free id */
+	struct vsw_dp_port pp[VSW_MAX_PORTS];
 	uint16_t n_flood;
 	uint16_t flood[VSW_MAX_PORTS]; /* every port id, in id order */
 	struct {
@@ -112,6 +132,7 @@ struct vsw_switch {
 	bool quit;     /* writer: signal/main; readers: workers */
 	bool stopping; /* under ctl_lock: commands refuse, pointers may dangle */
 	uint32_t now_s; /* writer: main loop; readers: workers */
+	int wake_fd;	/* eventfd the control loop sleeps on */
 	uint64_t start_tsc;
 	/*
 	 * Control state, all under ctl_lock (control loop and telemetry
@@ -125,6 +146,8 @@ struct vsw_switch {
 	struct vsw_port_ctrs base[VSW_MAX_PORTS];
 	struct vsw_rxq_ctrs rxq_base[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	uint64_t kicks[VSW_MAX_PORTS][VSW_MAX_QUEUES]; /* drained by control */
+	/* counters control itself adds (frames drained from unpolled queues) */
+	struct vsw_port_ctrs ctl_ctrs[VSW_MAX_PORTS];
 	struct vsw_queue_info qbase[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 };
 
@@ -138,6 +161,8 @@ int vsw_worker_of_lcore(const struct vsw_switch *sw, unsigned int lcore);
 
 /* control.c: the operations behind the mutating commands (ctl_lock). */
 int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
+		     const char *kvlist, char *err, size_t errlen);
+int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
 		     const char *kvlist, char *err, size_t errlen);
 int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
 		     size_t errlen);
@@ -154,6 +179,10 @@ void vsw_ctl_auto_rebalance(struct vsw_switch *sw, uint32_t now);
 /* FDB timestamps are rewritten every fdb-aging-s / 60 seconds (>= 1). */
 void vsw_ctl_fdb_refresh(struct vsw_switch *sw);
 void vsw_ctl_poll_kicks(struct vsw_switch *sw);
+/* What the port layer gets from the switch (mempool, hooks, settings). */
+void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env);
+/* Run the control loop now (any thread, never blocks). */
+void vsw_wake_control(void);
 
 /* worker.c */
 int vsw_worker_main(void *arg);

@@ -11,10 +11,18 @@
  * nothing and takes no lock; every packet it receives is counted as
  * forwarded or dropped by reason.
  *
+ * Frames are checked where they enter and leave: longer than the ingress
+ * port's mtu + 18, or from a source MAC the port may not use, they are
+ * dropped at once (oversize, src_not_allowed); a copy for an output whose
+ * mtu, guest buffers or lack of chained-mbuf support cannot take it is
+ * dropped for that output alone (too_big), never truncated and never
+ * blocking the frames queued behind it.  A flooded frame gets one
+ * reference per copy on every segment (a chain shares its tail too).
+ *
  * When the table changes, the worker first flushes everything it buffered
- * through the old table (still valid until its next quiescent report), so
- * a removed port or a moved rx queue leaves nothing behind and a flow
- * moved to another worker is not reordered.  In adaptive mode a worker
+ * through the old table (valid for one more iteration: the table rule in
+ * vsw.h), so a removed port or a moved rx queue leaves nothing behind and
+ * a flow moved to another worker is not reordered.  In adaptive mode a worker
  * whose queues stayed empty for idle-threshold-us arms the peers'
  * notifications and sleeps (offline for RCU) until one fires or
  * max-sleep-us passes.
@@ -22,11 +30,13 @@
 #define _GNU_SOURCE /* ppoll */
 #include <errno.h>
 #include <poll.h>
+#include <string.h>
 #include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
 
+#include "debug.h"
 #include "frame.h"
 #include "vsw.h"
 
@@ -41,6 +51,46 @@ static inline void drop_pkt(struct vsw_port_ctrs *c, enum vsw_drop_reason r,
 	rte_pktmbuf_free(m);
 }
 
+/* Take pkts[i] out of the batch (it is freed and counted by the caller). */
+static void cut(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
+{
+	memmove(&pkts[i], &pkts[i + 1], (size_t)(n - i - 1) * sizeof(*pkts));
+}
+
+/*
+ * Send @n packets; returns how many the port took.  A guest without
+ * mergeable rx buffers refuses a frame longer than its buffers and, in the
+ * library, everything queued behind it (review M3): such a frame at the
+ * head of what is left is dropped as too_big and the rest is tried again.
+ * Otherwise a short send is a full ring, retried tx-retries times.
+ */
+static uint16_t send_batch(struct vsw_worker *w, const struct vsw_dp *dp,
+			   struct vsw_port *p, struct rte_mbuf **pkts,
+			   uint16_t *n, struct vsw_port_ctrs *c,
+			   uint64_t *bytes)
+{
+	uint16_t sent = p->ops->tx(p, (uint16_t)w->idx, pkts, *n);
+	uint16_t r = 0;
+
+	while (sent < *n) {
+		struct rte_mbuf *m = pkts[sent];
+
+		if (p->tx_refuses_big && m->pkt_len > VSW_SMALL_BUF_FRAME) {
+			c->drops[VSW_DROP_TOO_BIG]++;
+			*bytes -= m->pkt_len;
+			cut(pkts, sent, *n);
+			(*n)--;
+			rte_pktmbuf_free(m);
+		} else if (r++ >= dp->par.tx_retries) {
+			break;
+		}
+		if (sent < *n)
+			sent += p->ops->tx(p, (uint16_t)w->idx, pkts + sent,
+					   *n - sent);
+	}
+	return sent;
+}
+
 /* Hand a port's buffered packets to it; what it refuses is dropped. */
 static void flush_port(struct vsw_worker *w, const struct vsw_dp *dp,
 		       uint16_t id)
@@ -48,7 +98,7 @@ static void flush_port(struct vsw_worker *w, const struct vsw_dp *dp,
 	struct vsw_txbuf *b = &w->txb[id];
 	struct vsw_port_ctrs *c = &w->ctrs[id];
 	struct vsw_port *p = dp->ports[id];
-	uint16_t n = b->n, sent = 0;
+	uint16_t n = b->n, sent;
 	uint64_t bytes = 0;
 
 	b->n = 0;
@@ -60,14 +110,13 @@ static void flush_port(struct vsw_worker *w, const struct vsw_dp *dp,
 		rte_pktmbuf_free_bulk(b->pkts, n);
 		return;
 	}
-	for (uint16_t i = 0; i < n; i++)
-		bytes += b->pkts[i]->pkt_len;
-	sent = p->ops->tx(p, (uint16_t)w->idx, b->pkts, n);
-	for (uint16_t r = 0; sent < n && r < dp->par.tx_retries; r++)
-		sent += p->ops->tx(p, (uint16_t)w->idx, b->pkts + sent,
-				   n - sent);
 	c->tx_flushes++;
 	c->flush_hist[vsw_flush_bucket(n)]++;
+	for (uint16_t i = 0; i < n; i++) {
+		VSW_CHECK_MBUF(b->pkts[i], "tx");
+		bytes += b->pkts[i]->pkt_len;
+	}
+	sent = send_batch(w, dp, p, b->pkts, &n, c, &bytes);
 	if (sent < n) {
 		for (uint16_t i = sent; i < n; i++)
 			bytes -= b->pkts[i]->pkt_len;
@@ -78,11 +127,23 @@ static void flush_port(struct vsw_worker *w, const struct vsw_dp *dp,
 	c->tx_bytes += bytes;
 }
 
+/* A copy @out cannot take whole: longer than its frames, or chained. */
+static inline bool too_big_for(const struct vsw_dp *dp, uint16_t out,
+			       const struct rte_mbuf *m)
+{
+	return m->pkt_len > dp->pp[out].max_frame ||
+	       (m->nb_segs > 1 && !dp->pp[out].tx_chains);
+}
+
 static inline void append(struct vsw_worker *w, const struct vsw_dp *dp,
 			  uint16_t out, struct rte_mbuf *m, uint64_t now)
 {
 	struct vsw_txbuf *b = &w->txb[out];
 
+	if (unlikely(m->pkt_len > dp->fast_len) && too_big_for(dp, out, m)) {
+		drop_pkt(&w->ctrs[out], VSW_DROP_TOO_BIG, m);
+		return;
+	}
 	if (b->n == 0) {
 		w->dirty |= 1ull << out;
 		b->first_tsc = now;
@@ -110,7 +171,11 @@ static void flood_set_fill(struct flood_set *fs, const struct vsw_dp *dp,
 	}
 }
 
-/* Flood @m: one reference per copy; the set is computed once per burst. */
+/*
+ * Flood @m: one reference per copy, on every segment (review C1: a chain's
+ * tail must outlive every copy, not just the first one freed); the set is
+ * computed once per burst.
+ */
 static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 		  struct rte_mbuf *m, uint64_t now, struct flood_set *fs)
 {
@@ -122,9 +187,20 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 	}
 	w->ctrs[in].flooded++;
 	if (fs->k > 1)
-		rte_mbuf_refcnt_update(m, (int16_t)(fs->k - 1));
+		rte_pktmbuf_refcnt_update(m, (int16_t)(fs->k - 1));
 	for (int16_t i = 0; i < fs->k; i++)
 		append(w, dp, fs->outs[i], m, now);
+}
+
+/* Is the source MAC of @key one the port may use? (allowed-macs set) */
+static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
+{
+	uint64_t mac = key & VSW_FDB_MAC_MASK;
+
+	for (uint8_t i = 0; i < pp->n_allowed; i++)
+		if (pp->allowed[i] == mac)
+			return true;
+	return false;
 }
 
 /*
@@ -141,6 +217,7 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			  uint32_t now_s, uint64_t now)
 {
 	struct vsw_port_ctrs *ic = &w->ctrs[in];
+	const struct vsw_dp_port *ip = &dp->pp[in];
 	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX], srcs[VSW_BURST_MAX];
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
 	uint64_t last_src = 0, last_dst = 0;
@@ -158,14 +235,20 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD],
 						       void *));
+		VSW_CHECK_MBUF(m, "rx");
 		ic->rx_bytes += m->pkt_len;
 		cls[i] = (uint8_t)vsw_frame_parse(
 			rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &f);
-		if (cls[i] >= VSW_FRAME_RUNT) {
+		if (unlikely(cls[i] >= VSW_FRAME_RUNT ||
+			     m->pkt_len > ip->max_frame ||
+			     (ip->n_allowed && !src_allowed(ip, f.src_key)))) {
 			drop_pkt(ic,
-				 cls[i] == VSW_FRAME_RUNT
-					 ? VSW_DROP_RUNT
-					 : VSW_DROP_SRC_MULTICAST,
+				 cls[i] == VSW_FRAME_RUNT ? VSW_DROP_RUNT
+				 : cls[i] == VSW_FRAME_SRC_MULTICAST
+					 ? VSW_DROP_SRC_MULTICAST
+				 : m->pkt_len > ip->max_frame
+					 ? VSW_DROP_OVERSIZE
+					 : VSW_DROP_SRC_NOT_ALLOWED,
 				 m);
 			cls[i] = DROPPED;
 			continue;
@@ -183,8 +266,12 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			uidx[i] = (uint8_t)(nu - 1);
 		}
 	}
-	if (ns > 0)
+	if (ns > 0) {
+		uint64_t limited = w->fdbst.limited;
+
 		vsw_fdb_learn_bulk(vsw.fdb, srcs, ns, in, now_s, &w->fdbst);
+		ic->macs_limited += w->fdbst.limited - limited;
+	}
 	if (nu > 0)
 		vsw_fdb_lookup_bulk(vsw.fdb, keys, nu, vals);
 	for (uint16_t i = 0; i < n; i++) {

@@ -88,7 +88,9 @@ static void test_default(void)
 	CHECK(strcmp(cfg.ports[1].name, "vm1") == 0);
 	CHECK(cfg.ports[0].type == VSW_PORT_VHOST);
 	CHECK(cfg.ports[1].mode == VSW_VHOST_SERVER);
-	CHECK(cfg.ports[0].queues == 1 && cfg.ports[1].queues == 1);
+	CHECK(cfg.ports[0].queues == 16 && cfg.ports[1].queues == 16);
+	CHECK(cfg.ports[0].mtu == 1500 && cfg.ports[0].max_macs == 0);
+	CHECK(cfg.ports[0].n_allowed == 0);
 	CHECK(cfg.ports[0].n_workers == 0);
 	CHECK(strcmp(cfg.ports[0].path, "/run/vsw/vm0.sock") == 0);
 	CHECK(strcmp(cfg.ports[1].path, "/run/vsw/vm1.sock") == 0);
@@ -173,8 +175,9 @@ static void test_defaults_applied(void)
 	CHECK(cfg.n_ports == 2);
 	CHECK(strcmp(cfg.ports[0].path, "/run/vsw/vm0.sock") == 0);
 	CHECK(cfg.ports[0].mode == VSW_VHOST_SERVER);
-	CHECK(cfg.ports[0].queues == 1 && cfg.ports[0].n_workers == 0);
+	CHECK(cfg.ports[0].queues == 16 && cfg.ports[0].n_workers == 0);
 	CHECK(cfg.ports[1].queues == 1 && cfg.ports[1].txq == 0);
+	CHECK(cfg.ports[1].mtu == 1500);
 }
 
 static void test_run_dir_after_ports(void)
@@ -303,10 +306,12 @@ static void test_unknown_keys(void)
 			 "poll-mode, kick-suppression, idle-threshold-us, "
 			 "max-sleep-us, "
 			 "fdb-size, fdb-aging-s, mbufs, rebalance-interval-s, "
-			 "rebalance-threshold-pct, run-dir)"));
+			 "rebalance-threshold-pct, run-dir, control, "
+			 "port-add-drivers, socket-mode, socket-group)"));
 	CHECK(load_fails(PORT0 "queue = 2\n",
 			 "[port vm0] queue = \"2\": expected a port key (type, "
-			 "path, mode, devargs, queues, rxq, txq, workers)"));
+			 "path, mode, devargs, queues, rxq, txq, workers, "
+			 "mtu, max-macs, allowed-macs)"));
 }
 
 static void test_keys_wrong_type(void)
@@ -314,18 +319,19 @@ static void test_keys_wrong_type(void)
 	CHECK(load_fails(PORT0 "devargs = net_null0\n",
 			 "[port vm0] devargs = \"net_null0\": expected a "
 			 "vhost-user port key (type, path, mode, queues, "
-			 "workers)"));
+			 "workers, mtu, max-macs, allowed-macs)"));
 	CHECK(load_fails(PORT0 "txq = 1\n", "[port vm0] txq = \"1\": expected "
 					    "a vhost-user port key (type, "
-					    "path, mode, queues, workers)"));
+					    "path, mode, queues, workers, mtu, "
+					    "max-macs, allowed-macs)"));
 	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
 			 "[port e0] path = \"/x.sock\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
-			 "workers)"));
+			 "workers, mtu, max-macs, allowed-macs)"));
 	CHECK(load_fails("[port e0]\ntype = ethdev\nmode = server\n",
 			 "[port e0] mode = \"server\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
-			 "workers)"));
+			 "workers, mtu, max-macs, allowed-macs)"));
 }
 
 static void test_non_numeric(void)
@@ -514,17 +520,17 @@ static void test_kv_vhost(void)
 	vsw_config_init(&cfg);
 	sw = cfg.sw;
 	CHECK(vsw_config_port_from_kv("vm2",
-				      "type=vhost-user,path=/x.sock,"
+				      "type=vhost-user,path=/run/vsw/x.sock,"
 				      "mode=client,queues=2",
 				      &sw, &pc, err, sizeof(err)) == 0);
 	CHECK(strcmp(pc.name, "vm2") == 0 && pc.type == VSW_PORT_VHOST);
-	CHECK(strcmp(pc.path, "/x.sock") == 0);
+	CHECK(strcmp(pc.path, "/run/vsw/x.sock") == 0);
 	CHECK(pc.mode == VSW_VHOST_CLIENT && pc.queues == 2);
 	snprintf(sw.run_dir, sizeof(sw.run_dir), "/tmp/kv");
 	CHECK(vsw_config_port_from_kv("vm3", " type = vhost-user ,", &sw, &pc,
 				      err, sizeof(err)) == 0);
 	CHECK(strcmp(pc.path, "/tmp/kv/vm3.sock") == 0);
-	CHECK(pc.mode == VSW_VHOST_SERVER && pc.queues == 1);
+	CHECK(pc.mode == VSW_VHOST_SERVER && pc.queues == 16);
 	CHECK(vsw_config_port_from_kv("vm4", "type=vhost-user", NULL, &pc, err,
 				      sizeof(err)) == 0);
 	CHECK(strcmp(pc.path, "/run/vsw/vm4.sock") == 0);
@@ -545,10 +551,10 @@ static void test_kv_devargs_commas(void)
 	CHECK(strcmp(pc.devargs, "net_memif0,role=server,socket=/x") == 0);
 	/* devargs not last: the rest is taken as devargs, rxq is lost */
 	CHECK(vsw_config_port_from_kv("up",
-				      "type=ethdev,devargs=net_null0,"
+				      "type=ethdev,devargs=net_memif1,"
 				      "rxq=2",
 				      &cfg.sw, &pc, err, sizeof(err)) == 0);
-	CHECK(strcmp(pc.devargs, "net_null0,rxq=2") == 0 && pc.queues == 1);
+	CHECK(strcmp(pc.devargs, "net_memif1,rxq=2") == 0 && pc.queues == 1);
 }
 
 static void test_kv_errors(void)
@@ -687,6 +693,131 @@ static void test_shipped_files(void)
 	      cfg.ports[1].queues == 2);
 }
 
+static void test_port_security_keys(void)
+{
+	const char *path;
+	struct vsw_port_conf *p = &cfg.ports[0];
+
+	CHECK(load(PORT0 "mtu = 9000\nmax-macs = 4\nallowed-macs = "
+			 "02:00:00:00:00:01  02:AB:00:00:00:02\n",
+		   &path) == 0);
+	CHECK(p->mtu == 9000 && p->max_macs == 4 && p->n_allowed == 2);
+	CHECK(p->allowed[1][1] == 0xab && p->allowed[0][5] == 1);
+	CHECK(load(PORT0 "allowed-macs = any\n", &path) == 0);
+	CHECK(p->n_allowed == 0);
+	CHECK(load_fails(PORT0 "mtu = 9001\n",
+			 "[port vm0] mtu = \"9001\": expected an MTU in "
+			 "68..9000 bytes (frames up to MTU + 18)"));
+	CHECK(load_fails(PORT0 "mtu = 67\n",
+			 "[port vm0] mtu = \"67\": expected an MTU in "
+			 "68..9000 bytes (frames up to MTU + 18)"));
+	CHECK(load(PORT0 "allowed-macs = 01:00:00:00:00:01\n", &path) < 0);
+	CHECK(load(PORT0 "allowed-macs = 02:00:00:00:00:1\n", &path) < 0);
+	CHECK(load(PORT0 "allowed-macs = 02-00-00-00-00-01\n", &path) < 0);
+	CHECK(load(PORT0 "max-macs = 16777217\n", &path) < 0);
+}
+
+static void test_port_set(void)
+{
+	struct vsw_port_conf pc;
+	char buf[400];
+
+	vsw_config_default(&cfg, NULL);
+	pc = cfg.ports[0];
+	CHECK(vsw_config_port_set_kv(&pc, "max-macs=8,mtu=9000", err,
+				     sizeof(err)) == 0);
+	CHECK(pc.max_macs == 8 && pc.mtu == 9000);
+	CHECK(vsw_config_port_set_kv(&pc,
+				     "allowed-macs=02:00:00:00:00:01 "
+				     "02:00:00:00:00:02",
+				     err, sizeof(err)) == 0);
+	CHECK(pc.n_allowed == 2 && pc.max_macs == 8);
+	vsw_config_allowed_str(&pc, buf, sizeof(buf));
+	CHECK(strcmp(buf, "02:00:00:00:00:01 02:00:00:00:00:02") == 0);
+	CHECK(vsw_config_port_set_kv(&pc, "queues=2", err, sizeof(err)) ==
+	      -EPERM);
+	CHECK(strstr(err, "fixed when the port is added") != NULL);
+	/* a bad value leaves the port as it was */
+	CHECK(vsw_config_port_set_kv(&pc, "max-macs=1,mtu=x", err,
+				     sizeof(err)) == -EINVAL);
+	CHECK(pc.max_macs == 8);
+	CHECK(vsw_config_port_set_kv(&pc, "", err, sizeof(err)) < 0);
+}
+
+static void test_runtime_limits(void)
+{
+	struct vsw_port_conf pc;
+	struct vsw_switch_conf sw;
+
+	vsw_config_init(&cfg);
+	sw = cfg.sw;
+	/* sockets only below run-dir, no '..' */
+	CHECK(vsw_config_port_from_kv("v", "type=vhost-user,path=/etc/x.sock",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "below run-dir /run/vsw") != NULL);
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,path=/run/vsw/../x.sock",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(vsw_config_port_from_kv("v", "type=vhost-user,path=/run/vsw/",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,path=/run/vsw/a/b.sock",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	/* drivers only from port-add-drivers */
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,devargs=net_pcap0,"
+				      "tx_pcap=/etc/passwd",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "port-add-drivers") != NULL);
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,devargs=net_af_packet0,"
+				      "iface=eth0",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(vsw_config_port_from_kv("e", "type=ethdev,devargs=0000:3b:00.0",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,devargs=net_memif0,"
+				      "socket-abstract=no,socket=/tmp/m",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,devargs=net_memif0,"
+				      "socket-abstract=no,socket=/run/vsw/m",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	snprintf(sw.port_add_drivers, sizeof(sw.port_add_drivers),
+		 "net_af_packet");
+	CHECK(vsw_config_port_from_kv("e", "type=ethdev,devargs=0000:3b:00.0",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,devargs=net_af_packet0,"
+				      "iface=veth0",
+				      &sw, &pc, err, sizeof(err)) == 0);
+}
+
+static void test_hygiene_and_switch_keys(void)
+{
+	const char *path;
+
+	CHECK(load_fails(PORT0 "[switch]\nrun-dir = /run/\x1b[31mx\n",
+			 "[switch] run-dir: byte 0x1b at offset 5 of the "
+			 "value; expected printable ASCII"));
+	CHECK(load_fails("[port vm0]\ntype = vhost-user\npath = /r/\xc3\xa9\n",
+			 "[port vm0] path: byte 0xc3 at offset 3 of the "
+			 "value; expected printable ASCII"));
+	CHECK(load(PORT0 "[switch]\ncontrol = read-only\nsocket-mode = 0660\n"
+			 "socket-group = kvm\nport-add-drivers = \n",
+		   &path) == 0);
+	CHECK(cfg.sw.read_only && cfg.sw.socket_mode == 0660);
+	CHECK(strcmp(cfg.sw.socket_group, "kvm") == 0);
+	CHECK(cfg.sw.port_add_drivers[0] == '\0');
+	CHECK(load(PORT0 "[switch]\nsocket-mode = 0400\n", &path) < 0);
+	CHECK(load(PORT0 "[switch]\nsocket-mode = 660\n", &path) < 0);
+	CHECK(load(PORT0 "[switch]\nsocket-group = a:b\n", &path) < 0);
+	CHECK(load(PORT0 "[switch]\nport-add-drivers = net-x\n", &path) < 0);
+	vsw_config_init(&cfg);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "control", "read-write", err,
+					sizeof(err)) == -EPERM);
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -722,6 +853,10 @@ int main(void)
 	RUN(test_validate_lengths);
 	RUN(test_shipped_files);
 	RUN(test_set_switch_key);
+	RUN(test_port_security_keys);
+	RUN(test_port_set);
+	RUN(test_runtime_limits);
+	RUN(test_hygiene_and_switch_keys);
 	for (i = 0; i < n_tmp; i++)
 		unlink(tmp_paths[i]);
 	return TEST_EXIT();

@@ -2,10 +2,13 @@
 /*
  * FDB unit test (no EAL): learn, move, refresh, aging, static entries,
  * flush by port, a full table, bulk lookup against single lookups, walk
- * pagination, and a randomized fill-lookup-delete run checked against a
- * reference model.
+ * pagination, a randomized fill-lookup-delete run checked against a
+ * reference model, per-port limits, fair eviction under a MAC flood,
+ * trimming, keyed bucket placement, and lookups racing evictions on two
+ * threads.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +24,8 @@ static void count_sync(void *arg)
 
 static struct vsw_fdb *mk(uint32_t max)
 {
-	struct vsw_fdb_params p = {.max_entries = max, .sync = count_sync};
+	struct vsw_fdb_params p = {
+		.max_entries = max, .sync = count_sync, .seed = 42};
 
 	return vsw_fdb_create(&p);
 }
@@ -172,18 +176,24 @@ static void test_full_table(void)
 {
 	struct vsw_fdb *f = mk(100);
 	struct vsw_fdb_wstats ws = {0};
-	uint32_t learned = 0;
+	uint32_t learned = 0, k;
 	uint64_t v;
 
+	/* one port fills it: beyond 100 it can only evict its own entries */
 	for (uint32_t i = 0; i < 1000; i++)
 		if (vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws) == 1)
 			learned++;
 	CHECK(vsw_fdb_count(f) == 100);
-	CHECK(learned == 100);
-	CHECK(ws.refused == 900);
+	CHECK(vsw_fdb_port_count(f, 1) == 100);
+	CHECK(learned + ws.refused == 1000);
+	CHECK(ws.evicted == learned - 100);
+	CHECK(ws.evicted > 500); /* mostly evicts; refuses only when its
+				    buckets hold none of its entries */
 	/* a full table still answers for what it has and refreshes it */
-	CHECK(vsw_fdb_lookup(f, key_n(0, 0), &v));
-	CHECK(vsw_fdb_learn(f, key_n(0, 0), 2, 2, &ws) == 2);
+	for (k = 999; k > 0 && !vsw_fdb_lookup(f, key_n(k, 0), &v); k--)
+		;
+	CHECK(vsw_fdb_lookup(f, key_n(k, 0), &v));
+	CHECK(vsw_fdb_learn(f, key_n(k, 0), 2, 2, &ws) == 2);
 	/* room again after aging */
 	CHECK(vsw_fdb_age(f, 1000, 10) == 100);
 	CHECK(vsw_fdb_learn(f, key_n(5000, 0), 1, 1000, &ws) == 1);
@@ -274,7 +284,7 @@ static void test_walk_pages(void)
 /* Random learn/delete/age against a reference array of what must be in. */
 static void test_randomized(void)
 {
-	enum { N = 20000, MAX = 16384 };
+	enum { N = 10000, MAX = 16384 }; /* never full: nothing evicted */
 	struct vsw_fdb *f = mk(MAX);
 	struct vsw_fdb_wstats ws = {0};
 	static uint16_t ref[N]; /* 0 = absent, else port + 1 */
@@ -313,6 +323,7 @@ static void test_randomized(void)
 		    (hit && vsw_fdb_val_port(v) + 1 != ref[i]))
 			mismatches++;
 	}
+	CHECK(ws.evicted == 0);
 	CHECK(mismatches == 0);
 	CHECK(vsw_fdb_count(f) == in);
 	/* fill to the limit: bucket overflow must be rare */
@@ -320,6 +331,166 @@ static void test_randomized(void)
 		vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws);
 	CHECK(vsw_fdb_count(f) == MAX);
 	vsw_fdb_destroy(f);
+}
+
+static void test_port_limit(void)
+{
+	struct vsw_fdb *f = mk(1024);
+	struct vsw_fdb_wstats ws = {0};
+	uint64_t v;
+	int ok = 0;
+
+	vsw_fdb_set_port_limit(f, 3, 50);
+	for (uint32_t i = 0; i < 100; i++)
+		ok += vsw_fdb_learn(f, key_n(i, 0), 3, 1 + i, &ws) == 1;
+	CHECK(ok == 50 && ws.limited == 50 && vsw_fdb_port_count(f, 3) == 50);
+	/* a MAC of another port cannot move onto a port at its limit */
+	CHECK(vsw_fdb_learn(f, key_n(500, 0), 4, 60, &ws) == 1);
+	CHECK(vsw_fdb_learn(f, key_n(500, 0), 3, 61, &ws) == -EDQUOT);
+	CHECK(vsw_fdb_lookup(f, key_n(500, 0), &v) && vsw_fdb_val_port(v) == 4);
+	/* static entries do not count */
+	CHECK(vsw_fdb_add_static(f, key_n(600, 0), 3, 1) == 0);
+	CHECK(vsw_fdb_port_count(f, 3) == 50);
+	/* lowering the limit: trim keeps the newest 20 */
+	vsw_fdb_set_port_limit(f, 3, 20);
+	CHECK(vsw_fdb_trim(f, 200) == 30);
+	CHECK(vsw_fdb_port_count(f, 3) == 20);
+	CHECK(!vsw_fdb_lookup(f, key_n(0, 0), &v));
+	CHECK(vsw_fdb_lookup(f, key_n(49, 0), &v));
+	CHECK(vsw_fdb_lookup(f, key_n(600, 0), &v)); /* static stays */
+	CHECK(vsw_fdb_cstats(f)->trimmed == 30);
+	/* limit 0: none */
+	vsw_fdb_set_port_limit(f, 3, 0);
+	CHECK(vsw_fdb_learn(f, key_n(700, 0), 3, 300, &ws) == 1);
+	vsw_fdb_destroy(f);
+}
+
+/*
+ * Review H3: a port flooding source MACs into a full table must never
+ * keep another port's MACs out nor push them out.
+ */
+static void test_flood_fairness(void)
+{
+	struct vsw_fdb *f = mk(1024);
+	struct vsw_fdb_wstats ws = {0};
+	uint32_t miss = 0;
+	uint64_t v;
+
+	for (uint32_t i = 0; i < 5000; i++)
+		vsw_fdb_learn(f, key_n(1000000 + i, 0), 1, 1, &ws);
+	CHECK(vsw_fdb_count(f) == 1024);
+	/* victims arrive while the table is full: all get in */
+	for (uint32_t i = 0; i < 40; i++)
+		CHECK(vsw_fdb_learn(f, key_n(i, 0), 2 + i % 3, 2, &ws) == 1);
+	/* the flood goes on: it evicts only its own entries */
+	for (uint32_t i = 5000; i < 50000; i++)
+		vsw_fdb_learn(f, key_n(1000000 + i, 0), 1, 3, &ws);
+	for (uint32_t i = 0; i < 40; i++)
+		miss += !vsw_fdb_lookup(f, key_n(i, 0), &v) ||
+			vsw_fdb_val_port(v) != 2 + i % 3;
+	CHECK(miss == 0);
+	CHECK(vsw_fdb_port_count(f, 1) + vsw_fdb_port_count(f, 2) +
+		      vsw_fdb_port_count(f, 3) + vsw_fdb_port_count(f, 4) ==
+	      vsw_fdb_count(f));
+	/* an overshoot (victims with no flooder entry in their buckets) is
+	 * trimmed from the flooder, back to the size */
+	CHECK(vsw_fdb_count(f) <= 1024 + 1024 / 8);
+	vsw_fdb_trim(f, 10);
+	CHECK(vsw_fdb_count(f) <= 1024);
+	for (uint32_t i = 0; i < 40; i++)
+		CHECK(vsw_fdb_lookup(f, key_n(i, 0), &v));
+	vsw_fdb_destroy(f);
+}
+
+static unsigned int walk_first;
+static void first_key(uint64_t key, uint64_t val, void *arg)
+{
+	(void)val;
+	(void)arg;
+	if (walk_first == UINT32_MAX)
+		walk_first = (unsigned int)(key & 0xffffff);
+}
+
+/* Bucket placement depends on the secret: two seeds, two layouts. */
+static void test_keyed_hash(void)
+{
+	struct vsw_fdb_params p = {.max_entries = 4096, .seed = 1};
+	struct vsw_fdb_wstats ws = {0};
+	unsigned int first[2];
+
+	for (int t = 0; t < 2; t++) {
+		struct vsw_fdb *f;
+
+		p.seed = (uint64_t)t + 1;
+		f = vsw_fdb_create(&p);
+		for (uint32_t i = 0; i < 64; i++)
+			vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws);
+		walk_first = UINT32_MAX;
+		vsw_fdb_walk(f, 0, 1, first_key, NULL);
+		first[t] = walk_first;
+		vsw_fdb_destroy(f);
+	}
+	CHECK(first[0] != first[1]);
+	p.seed = 0; /* random: still a working table */
+	{
+		struct vsw_fdb *f = vsw_fdb_create(&p);
+		uint64_t v;
+
+		CHECK(f != NULL);
+		CHECK(vsw_fdb_learn(f, key_n(7, 0), 1, 1, &ws) == 1);
+		CHECK(vsw_fdb_lookup(f, key_n(7, 0), &v));
+		vsw_fdb_destroy(f);
+	}
+}
+
+/*
+ * Two threads: one floods new MACs into a full table (evicting in place),
+ * the other looks up keys whose port is fixed by the key itself.  A lookup
+ * may miss, but must never return another key's port.
+ */
+static struct vsw_fdb *race_f;
+static volatile int race_stop;
+static uint32_t race_cur; /* the flooder's position */
+
+static void *race_flood(void *arg)
+{
+	struct vsw_fdb_wstats ws = {0};
+
+	(void)arg;
+	for (uint32_t i = 0; !race_stop; i++) {
+		vsw_fdb_learn(race_f, key_n(i % 200000, 0),
+			      (uint16_t)(i % 200000 % 7), 1 + i / 100000, &ws);
+		__atomic_store_n(&race_cur, i, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static void test_eviction_race(void)
+{
+	struct vsw_fdb_params p = {.max_entries = 256, .seed = 3};
+	uint64_t wrong = 0, hits = 0, v;
+	pthread_t t;
+
+	race_f = vsw_fdb_create(&p);
+	race_stop = 0;
+	pthread_create(&t, NULL, race_flood, NULL);
+	for (uint32_t r = 0; r < 3000000; r++) {
+		/* keys the flooder learned recently: present or being evicted */
+		uint32_t i = (__atomic_load_n(&race_cur, __ATOMIC_RELAXED) -
+			      r % 300) %
+			     200000;
+
+		if (vsw_fdb_lookup(race_f, key_n(i, 0), &v)) {
+			hits++;
+			wrong += vsw_fdb_val_port(v) != i % 7;
+		}
+	}
+	race_stop = 1;
+	pthread_join(t, NULL);
+	printf("  eviction race: %llu hits, %llu wrong\n",
+	       (unsigned long long)hits, (unsigned long long)wrong);
+	CHECK(hits > 0 && wrong == 0);
+	vsw_fdb_destroy(race_f);
 }
 
 int main(void)
@@ -336,5 +507,9 @@ int main(void)
 	RUN(test_learn_bulk);
 	RUN(test_walk_pages);
 	RUN(test_randomized);
+	RUN(test_port_limit);
+	RUN(test_flood_fairness);
+	RUN(test_keyed_hash);
+	RUN(test_eviction_race);
 	return TEST_EXIT();
 }

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The debug build (cmake -DVSW_DEBUG=ON): turn silent corruption into an
+ * immediate crash.
+ *
+ * - Quarantine: a retired datapath table or port is not freed but
+ *   poisoned (every byte 0x6b, so a pointer read from it is
+ *   non-canonical and faults at once) and kept; it is freed only after
+ *   VSW_QUARANTINE_LEN later retirements.  A worker that still reached
+ *   it after its grace period dereferences poison instead of reading
+ *   plausible stale data.
+ * - mbuf checks: every received mbuf and every mbuf handed to a port is
+ *   checked (rte_mbuf_check, plus: each segment's reference count equals
+ *   the head's, which is what flooding a chain must keep); a bad one
+ *   panics with where it was seen.
+ *
+ * In the normal build retire() frees at once and the checks compile to
+ * nothing.
+ */
+#ifndef VSW_DEBUG_H
+#define VSW_DEBUG_H
+
+#include <stddef.h>
+
+#include <rte_mbuf.h>
+
+#define VSW_POISON 0x6b
+#define VSW_QUARANTINE_LEN 64
+
+/*
+ * Release @obj of @size bytes with @release (control thread, after its
+ * grace period): at once, or in the debug build poisoned and later.
+ */
+void vsw_retire(void *obj, size_t size, void (*release)(void *));
+
+/* Free everything still in quarantine (shutdown). */
+void vsw_retire_flush(void);
+
+#ifdef VSW_DEBUG
+#define VSW_DEBUG_BUILD 1
+void vsw_debug_check_mbuf(const struct rte_mbuf *m, const char *where);
+#define VSW_CHECK_MBUF(m, where) vsw_debug_check_mbuf(m, where)
+#else
+#define VSW_DEBUG_BUILD 0
+#define VSW_CHECK_MBUF(m, where)                                               \
+	do {                                                                   \
+	} while (0)
+#endif
+
+#endif /* VSW_DEBUG_H */
