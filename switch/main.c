@@ -287,6 +287,14 @@ static int setup_core(struct vsw_switch *sw)
 	memset(sw->rxq_owner, VSW_RXQ_UNASSIGNED, sizeof(sw->rxq_owner));
 	sw->now_s = 1;
 	sw->start_tsc = rte_rdtsc();
+	if (getenv("VSW_TEST_QS_DELAY_US") != NULL) {
+		sw->test_qs_delay_us =
+			(unsigned int)atoi(getenv("VSW_TEST_QS_DELAY_US"));
+		VSW_LOG(WARNING,
+			"test hook: workers sleep %u us after each "
+			"quiescent report",
+			sw->test_qs_delay_us);
+	}
 	return 0;
 }
 

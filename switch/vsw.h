@@ -133,6 +133,9 @@ struct vsw_switch {
 	bool stopping; /* under ctl_lock: commands refuse, pointers may dangle */
 	uint32_t now_s; /* writer: main loop; readers: workers */
 	int wake_fd;	/* eventfd the control loop sleeps on */
+	/* test hook, from VSW_TEST_QS_DELAY_US at start: workers sleep this
+	 * long after each quiescent report */
+	unsigned int test_qs_delay_us;
 	uint64_t start_tsc;
 	/*
 	 * Control state, all under ctl_lock (control loop and telemetry

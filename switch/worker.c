@@ -445,7 +445,14 @@ int vsw_worker_main(void *arg)
 		}
 		t0 = t1;
 		w->iterations++;
+		/* test hook (VSW_TEST_QS_DELAY_US): stall before and after the
+		 * report, so tables change mid-iteration and the old one is
+		 * freed before the next; a late use of it would show */
+		if (unlikely(vsw.test_qs_delay_us != 0))
+			rte_delay_us_sleep(vsw.test_qs_delay_us);
 		rte_rcu_qsbr_quiescent(vsw.qs, w->lcore);
+		if (unlikely(vsw.test_qs_delay_us != 0))
+			rte_delay_us_sleep(vsw.test_qs_delay_us);
 		if (dp->par.poll_mode == VSW_POLL_ADAPTIVE && w->dirty == 0 &&
 		    t1 - w->last_rx_tsc > dp->par.idle_tsc) {
 			idle_sleep(w, dp);
