@@ -31,6 +31,7 @@
 RTE_LOG_REGISTER_DEFAULT(vsw_logtype, INFO);
 
 #define CTL_PERIOD_US 100000
+#define CTL_GAP_US 5000
 #define MAX_EAL_ARGS 128
 
 struct vsw_switch vsw = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1};
@@ -355,13 +356,18 @@ void vsw_wake_control(void)
 		return; /* already pending: fine */
 }
 
-/* Wait CTL_PERIOD_US, or less when someone calls vsw_wake_control. */
+/*
+ * Wait CTL_PERIOD_US, or less when someone calls vsw_wake_control, but
+ * leave ctl_lock free at least CTL_GAP_US between two passes: a guest that
+ * keeps changing its rings must not starve telemetry clients.
+ */
 static void sleep_or_wake(struct vsw_switch *sw)
 {
 	struct pollfd pfd = {.fd = sw->wake_fd, .events = POLLIN};
 	uint64_t v;
 
-	if (poll(&pfd, 1, CTL_PERIOD_US / 1000) > 0 &&
+	rte_delay_us_sleep(CTL_GAP_US);
+	if (poll(&pfd, 1, (CTL_PERIOD_US - CTL_GAP_US) / 1000) > 0 &&
 	    read(sw->wake_fd, &v, sizeof(v)) < 0)
 		return;
 }
