@@ -7,8 +7,9 @@
  *
  * Frames are Ethernet (optionally 802.1Q) with ethertype 0x88b5 followed by
  * struct gen_hdr; the rest of the payload is not written (whatever the mbuf
- * held). Source MAC i of --macs N is flow i % 1024; each flow has its own
- * sequence numbers, so reordering is judged per flow.
+ * held); payload.c chains frames longer than one mbuf. Source MAC i of
+ * --macs N is flow i % 1024; each flow has its own sequence numbers, so
+ * reordering is judged per flow.
  *
  * Per-frame costs are kept small so that one lcore can feed a fast switch:
  * the template is copied as one fixed 64-byte block, the data of received
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -57,6 +59,12 @@ static void u64_to_mac(uint64_t v, uint8_t *p)
 		v >>= 8;
 	}
 }
+
+/* The template must lie inside the shortest frame, and fit its block. */
+_Static_assert(18 + sizeof(struct gen_hdr) <= GEN_MIN_SIZE,
+	       "struct gen_hdr too long for a 60-byte tagged frame");
+_Static_assert(GEN_MIN_SEG_ROOM >= sizeof(((struct gen_ctx *)0)->tmpl),
+	       "the template block must fit the first segment");
 
 /* Ethernet (+ 802.1Q) header and a zeroed gen_hdr with the fixed fields. */
 static void build_template(struct gen_ctx *c, const struct rte_ether_addr *src,
@@ -114,6 +122,9 @@ int gen_ctx_init(struct gen_ctx *c)
 	c->ns_per_cycle = 1e9 / (double)c->hz;
 	c->run_id = (uint32_t)rte_rand();
 	c->nflows = o->macs < GEN_MAX_FLOWS ? o->macs : GEN_MAX_FLOWS;
+	c->seg_room = rte_pktmbuf_data_room_size(c->mp) - RTE_PKTMBUF_HEADROOM;
+	c->tx_segs = gen_segs(o->size, c->seg_room);
+	c->tx_slow = c->tx_segs > 1;
 	c->flows = calloc(c->nflows, sizeof(*c->flows));
 	if (c->flows == NULL)
 		return -1;
@@ -164,7 +175,7 @@ static unsigned int build_burst(struct gen_ctx *c, struct rte_mbuf **m,
 		rte_prefetch0(rte_pktmbuf_mtod(m[i], void *));
 	for (i = 0; i < n; i++) {
 		p = rte_pktmbuf_mtod(m[i], uint8_t *);
-		/* Whole template: frames are >= 60 bytes, buffers >= 2 KiB. */
+		/* Whole template: first segments hold >= GEN_MIN_SEG_ROOM. */
 		memcpy(p, c->tmpl, sizeof(c->tmpl));
 		m[i]->data_len = (uint16_t)size;
 		m[i]->pkt_len = size;
@@ -182,6 +193,9 @@ static unsigned int build_burst(struct gen_ctx *c, struct rte_mbuf **m,
 		}
 		cursor_next(c, k);
 	}
+	/* One test per burst: frames that fit one mbuf skip this. */
+	if (unlikely(c->tx_slow))
+		return gen_tx_complete(c, m, n);
 	return n;
 }
 
@@ -343,7 +357,8 @@ static const struct gen_hdr *find_hdr(struct rte_mbuf *m)
  * traffic reaches its port); an --rx-only receiver counts every vswgen's
  * (the TSC is shared, so their latency is valid too). Sequence tracking
  * only for our own run. Our own frames from an earlier trial (a search)
- * are stale, i.e. foreign.
+ * are stale, i.e. foreign. Chained frames: the header must be in the
+ * first segment (find_hdr), lengths are pkt_len, free_bulk frees chains.
  */
 static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 		       struct trial_stats *s)
@@ -375,6 +390,9 @@ static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 		}
 		s->rx_packets++;
 		s->rx_l1_bytes += m[i]->pkt_len + GEN_L1_OVERHEAD;
+		/* nb_segs shares the cache line of pkt_len: one compare. */
+		if (m[i]->nb_segs > s->rx_segs_max)
+			s->rx_segs_max = m[i]->nb_segs;
 		tsc = h->tsc;
 		hist_add(&s->lat, now > tsc ? (uint64_t)((double)(now - tsc) *
 							 c->ns_per_cycle)

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_mbuf.h>
+
 #include "vswgen.h"
 
 enum {
@@ -21,6 +23,7 @@ enum {
 	OPT_MACS,
 	OPT_VLAN,
 	OPT_SIZE,
+	OPT_MBUF_SIZE,
 	OPT_RATE,
 	OPT_COUNT,
 	OPT_DURATION,
@@ -48,6 +51,7 @@ static const struct option long_opts[] = {
 	{"macs", required_argument, NULL, OPT_MACS},
 	{"vlan", required_argument, NULL, OPT_VLAN},
 	{"size", required_argument, NULL, OPT_SIZE},
+	{"mbuf-size", required_argument, NULL, OPT_MBUF_SIZE},
 	{"rate", required_argument, NULL, OPT_RATE},
 	{"count", required_argument, NULL, OPT_COUNT},
 	{"duration", required_argument, NULL, OPT_DURATION},
@@ -81,8 +85,12 @@ void gen_usage(FILE *f)
 	      "broadcast)\n"
 	      "  --macs N             cycle over N source MACs (default 1)\n"
 	      "  --vlan N             802.1Q tag with VLAN id N\n"
-	      "  --size BYTES         frame size without FCS, 60..1518 "
-	      "(default 64)\n"
+	      "  --size BYTES         frame size without FCS, 60..9018 "
+	      "(default 64);\n"
+	      "                       frames larger than an mbuf are chained\n"
+	      "  --mbuf-size BYTES    mbuf data room incl. 128 B headroom, "
+	      "256..65535\n"
+	      "                       (default 2176)\n"
 	      "  --rate PPS           offered packets/s (default 0: max)\n"
 	      "  --count N            stop after N packets (default 0: none)\n"
 	      "  --duration SEC       trial length (default 5)\n"
@@ -185,6 +193,7 @@ static void set_defaults(struct gen_opts *o)
 	o->macs = 1;
 	o->vlan = -1;
 	o->size = 64;
+	o->mbuf_size = RTE_MBUF_DEFAULT_BUF_SIZE;
 	o->duration = 5;
 	o->burst = 32;
 	o->drain_ms = 300;
@@ -238,8 +247,13 @@ static int parse_int_opt(int c, const char *arg, struct gen_opts *o)
 		o->vlan = (int)v;
 		return 0;
 	case OPT_SIZE:
-		return parse_u32("size", arg, 60, 1518,
-				 "a frame size in bytes, 60..1518", &o->size);
+		return parse_u32("size", arg, GEN_MIN_SIZE, GEN_MAX_SIZE,
+				 "a frame size in bytes, 60..9018", &o->size);
+	case OPT_MBUF_SIZE:
+		return parse_u32("mbuf-size", arg, GEN_MIN_MBUF_SIZE,
+				 UINT16_MAX,
+				 "an mbuf data room in bytes, 256..65535",
+				 &o->mbuf_size);
 	case OPT_RATE:
 		return parse_u64("rate", arg, 0, 1000000000ull,
 				 "a number of packets per second", &o->rate);

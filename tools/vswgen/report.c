@@ -26,6 +26,8 @@ void gen_result(const struct gen_ctx *c, const struct trial_stats *s,
 	r->tx_mpps = (double)s->tx_packets / d / 1e6;
 	r->rx_mpps = (double)s->rx_packets / d / 1e6;
 	r->rx_gbps = (double)s->rx_l1_bytes * 8 / d / 1e9;
+	/* rx_l1_bytes adds the same overhead to each frame's pkt_len. */
+	r->rx_bytes = s->rx_l1_bytes - s->rx_packets * GEN_L1_OVERHEAD;
 	r->p50 = hist_percentile(&s->lat, 50);
 	r->p90 = hist_percentile(&s->lat, 90);
 	r->p99 = hist_percentile(&s->lat, 99);
@@ -49,6 +51,9 @@ void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s)
 	       s->rx_total, s->rx_packets, r.rx_foreign);
 	printf("rx rate       %.3f Mpps, %.3f Gbit/s (L1)\n", r.rx_mpps,
 	       r.rx_gbps);
+	printf("rx bytes      %" PRIu64 ", at most %" PRIu64
+	       " segments in a frame\n",
+	       r.rx_bytes, s->rx_segs_max);
 	printf("lost          %" PRIu64 " (%.4f%%), reordered %" PRIu64
 	       ", duplicates %" PRIu64 "\n",
 	       r.lost, r.loss_pct, s->reordered, s->duplicates);
@@ -77,6 +82,10 @@ void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
 		s->rx_packets, r.rx_foreign, r.lost, r.loss_pct, s->reordered,
 		s->duplicates, s->duration_s, r.offered_mpps, r.tx_mpps,
 		r.rx_mpps, r.rx_gbps, c->o->size);
+	fprintf(f,
+		",\"rx_bytes\":%" PRIu64 ",\"rx_segs_max\":%" PRIu64
+		",\"mbuf_size\":%u",
+		r.rx_bytes, s->rx_segs_max, c->o->mbuf_size);
 	fprintf(f,
 		",\"latency_ns\":{\"p50\":%" PRIu64 ",\"p90\":%" PRIu64
 		",\"p99\":%" PRIu64 ",\"p999\":%" PRIu64 ",\"max\":%" PRIu64

@@ -4,7 +4,7 @@
  *
  * The generator is split into: opts.c (command line), hist.c (log-linear
  * latency histogram), gen.c (frame template, TX pacing, RX accounting, the
- * trial loop), report.c (human and JSON output) and main.c (EAL, ports,
+ * trial loop), payload.c (frames chained over several mbufs), report.c (human and JSON output) and main.c (EAL, ports,
  * signals, the single-trial and zero-loss search modes). Everything a trial
  * needs travels in struct gen_ctx; the only global is the stop flag set by
  * the signal handler.
@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include <rte_ether.h>
+#include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #define GEN_PORT_DEFAULT (-2) /* option not given */
@@ -29,6 +30,15 @@
 #define GEN_SEQ_WINDOW 4096   /* duplicate bitmap, in sequence numbers */
 #define GEN_MAX_BURST 512
 #define GEN_L1_OVERHEAD 24 /* FCS 4 + preamble/SFD 8 + IFG 12 */
+#define GEN_MIN_SIZE 60
+#define GEN_MAX_SIZE 9018 /* 9000-byte MTU + Ethernet 14 + one 802.1Q tag */
+/*
+ * Smallest --mbuf-size: a segment must hold at least GEN_MIN_SEG_ROOM bytes
+ * after the headroom, as the 64-byte template is copied whole into the first.
+ */
+#define GEN_MIN_MBUF_SIZE 256
+#define GEN_MIN_SEG_ROOM (GEN_MIN_MBUF_SIZE - RTE_PKTMBUF_HEADROOM)
+#define GEN_MAX_SEGS ((GEN_MAX_SIZE + GEN_MIN_SEG_ROOM - 1) / GEN_MIN_SEG_ROOM)
 
 /* Payload header, right after the Ethernet (and 802.1Q) header. */
 struct gen_hdr {
@@ -50,6 +60,7 @@ struct gen_opts {
 	uint32_t macs;
 	int vlan; /* -1: untagged */
 	uint32_t size;
+	uint32_t mbuf_size; /* data room incl. headroom, as DPDK counts it */
 	uint64_t rate;
 	uint64_t count;
 	double duration;
@@ -89,6 +100,7 @@ struct trial_stats {
 	uint64_t rx_packets;
 	uint64_t rx_stale;    /* own frames from an earlier trial */
 	uint64_t rx_l1_bytes; /* of rx_packets, + FCS, preamble and IFG */
+	uint64_t rx_segs_max; /* most segments in one rx_packets frame */
 	uint64_t reordered;
 	uint64_t duplicates;
 	double duration_s; /* time the trial window was open */
@@ -104,6 +116,7 @@ struct trial_result {
 	double tx_mpps;
 	double rx_mpps;
 	double rx_gbps;
+	uint64_t rx_bytes; /* frame bytes (pkt_len) of rx_packets */
 	uint64_t p50, p90, p99, p999;
 };
 
@@ -127,7 +140,10 @@ struct gen_ctx {
 	uint32_t nflows;
 	uint32_t hdr_off; /* offset of struct gen_hdr in the frame */
 	uint32_t tmpl_len;
-	uint8_t tmpl[64]; /* copied whole (64 bytes) into every frame */
+	uint8_t tmpl[64];  /* copied whole (64 bytes) into every frame */
+	uint32_t seg_room; /* frame bytes one mbuf holds */
+	uint32_t tx_segs;  /* segments of one --size frame */
+	bool tx_slow;	   /* frames need gen_tx_complete() (chain) */
 	uint64_t tx_seq[GEN_MAX_FLOWS];
 	struct flow_rx *flows; /* nflows entries */
 	bool progress;
@@ -171,6 +187,11 @@ void gen_ctx_free(struct gen_ctx *c);
 void gen_announce(struct gen_ctx *c);
 void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 		   struct trial_stats *s);
+
+/* payload.c */
+uint32_t gen_segs(uint32_t size, uint32_t seg_room);
+unsigned int gen_tx_complete(struct gen_ctx *c, struct rte_mbuf **m,
+			     unsigned int n);
 
 /* report.c */
 void gen_result(const struct gen_ctx *c, const struct trial_stats *s,
