@@ -7,9 +7,10 @@
  *
  * Frames are Ethernet (optionally 802.1Q) with ethertype 0x88b5 followed by
  * struct gen_hdr; the rest of the payload is not written (whatever the mbuf
- * held); payload.c chains frames longer than one mbuf. Source MAC i of
- * --macs N is flow i % 1024; each flow has its own sequence numbers, so
- * reordering is judged per flow.
+ * held) unless --verify asks for the pattern of payload.c, which also
+ * chains frames longer than one mbuf. Source MAC i of --macs N is flow
+ * i % 1024; each flow has its own sequence numbers, so reordering is
+ * judged per flow.
  *
  * Per-frame costs are kept small so that one lcore can feed a fast switch:
  * the template is copied as one fixed 64-byte block, the data of received
@@ -93,6 +94,8 @@ static void build_template(struct gen_ctx *c, const struct rte_ether_addr *src,
 	memset(&h, 0, sizeof(h));
 	h.magic = GEN_MAGIC;
 	h.run_id = c->run_id;
+	h.len = (uint16_t)o->size; /* the same for every frame: no cost */
+	h.flags = o->verify ? GEN_HF_PATTERN : 0;
 	memcpy(p, &h, sizeof(h));
 	c->tmpl_len = c->hdr_off + sizeof(h);
 }
@@ -124,7 +127,7 @@ int gen_ctx_init(struct gen_ctx *c)
 	c->nflows = o->macs < GEN_MAX_FLOWS ? o->macs : GEN_MAX_FLOWS;
 	c->seg_room = rte_pktmbuf_data_room_size(c->mp) - RTE_PKTMBUF_HEADROOM;
 	c->tx_segs = gen_segs(o->size, c->seg_room);
-	c->tx_slow = c->tx_segs > 1;
+	c->tx_slow = c->tx_segs > 1 || o->verify;
 	c->flows = calloc(c->nflows, sizeof(*c->flows));
 	if (c->flows == NULL)
 		return -1;
@@ -193,9 +196,9 @@ static unsigned int build_burst(struct gen_ctx *c, struct rte_mbuf **m,
 		}
 		cursor_next(c, k);
 	}
-	/* One test per burst: frames that fit one mbuf skip this. */
+	/* One test per burst: 64-byte frames without --verify skip this. */
 	if (unlikely(c->tx_slow))
-		return gen_tx_complete(c, m, n);
+		return gen_tx_complete(c, m, n, hdr);
 	return n;
 }
 
@@ -359,9 +362,12 @@ static const struct gen_hdr *find_hdr(struct rte_mbuf *m)
  * only for our own run. Our own frames from an earlier trial (a search)
  * are stale, i.e. foreign. Chained frames: the header must be in the
  * first segment (find_hdr), lengths are pkt_len, free_bulk frees chains.
+ * Inlined twice with verify constant, so the plain copy has no --verify
+ * test per frame.
  */
-static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
-		       struct trial_stats *s)
+static inline __attribute__((always_inline)) void
+rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
+	   struct trial_stats *s, const bool verify)
 {
 	const uint64_t now = rte_rdtsc();
 	const bool own_only = !c->o->rx_only && c->tx_port != GEN_PORT_NONE;
@@ -393,12 +399,26 @@ static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 		/* nb_segs shares the cache line of pkt_len: one compare. */
 		if (m[i]->nb_segs > s->rx_segs_max)
 			s->rx_segs_max = m[i]->nb_segs;
+		if (verify)
+			gen_rx_verify(c, m[i], h, s);
 		tsc = h->tsc;
 		hist_add(&s->lat, now > tsc ? (uint64_t)((double)(now - tsc) *
 							 c->ns_per_cycle)
 					    : 0);
 	}
 	rte_pktmbuf_free_bulk(m, n);
+}
+
+static void rx_account_plain(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
+			     struct trial_stats *s)
+{
+	rx_account(c, m, n, s, false);
+}
+
+static void rx_account_verify(struct gen_ctx *c, struct rte_mbuf **m,
+			      uint16_t n, struct trial_stats *s)
+{
+	rx_account(c, m, n, s, true);
 }
 
 /* TX pacing state of one trial. */
@@ -502,8 +522,10 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 		if (c->rx_port >= 0) {
 			n = rte_eth_rx_burst((uint16_t)c->rx_port, 0, m,
 					     GEN_MAX_BURST);
-			if (n > 0)
-				rx_account(c, m, n, s);
+			if (n > 0 && !c->o->verify)
+				rx_account_plain(c, m, n, s);
+			else if (n > 0)
+				rx_account_verify(c, m, n, s);
 		}
 		if (c->rx_port >= 0 && (++pass % GEN_DRAIN_EVERY) == 0)
 			drain_others(c, c->rx_port);

@@ -24,6 +24,8 @@ enum {
 	OPT_VLAN,
 	OPT_SIZE,
 	OPT_MBUF_SIZE,
+	OPT_VERIFY,
+	OPT_TEST_CORRUPT,
 	OPT_RATE,
 	OPT_COUNT,
 	OPT_DURATION,
@@ -52,6 +54,8 @@ static const struct option long_opts[] = {
 	{"vlan", required_argument, NULL, OPT_VLAN},
 	{"size", required_argument, NULL, OPT_SIZE},
 	{"mbuf-size", required_argument, NULL, OPT_MBUF_SIZE},
+	{"verify", no_argument, NULL, OPT_VERIFY},
+	{"test-corrupt", required_argument, NULL, OPT_TEST_CORRUPT},
 	{"rate", required_argument, NULL, OPT_RATE},
 	{"count", required_argument, NULL, OPT_COUNT},
 	{"duration", required_argument, NULL, OPT_DURATION},
@@ -91,6 +95,12 @@ void gen_usage(FILE *f)
 	      "  --mbuf-size BYTES    mbuf data room incl. 128 B headroom, "
 	      "256..65535\n"
 	      "                       (default 2176)\n"
+	      "  --verify             send a checkable payload; check the "
+	      "length and\n"
+	      "                       every payload byte of received frames\n"
+	      "  --test-corrupt N     with --verify: damage every Nth checked "
+	      "frame\n"
+	      "                       before the check (tests the checker)\n"
 	      "  --rate PPS           offered packets/s (default 0: max)\n"
 	      "  --count N            stop after N packets (default 0: none)\n"
 	      "  --duration SEC       trial length (default 5)\n"
@@ -228,6 +238,9 @@ static int parse_flag_or_addr(int c, const char *arg, struct gen_opts *o)
 	case OPT_SEARCH:
 		o->search = true;
 		return 0;
+	case OPT_VERIFY:
+		o->verify = true;
+		return 0;
 	}
 	return 1; /* not mine */
 }
@@ -254,6 +267,10 @@ static int parse_int_opt(int c, const char *arg, struct gen_opts *o)
 				 UINT16_MAX,
 				 "an mbuf data room in bytes, 256..65535",
 				 &o->mbuf_size);
+	case OPT_TEST_CORRUPT:
+		return parse_u32("test-corrupt", arg, 1, UINT32_MAX,
+				 "a number of frames, 1..4294967295",
+				 &o->test_corrupt);
 	case OPT_RATE:
 		return parse_u64("rate", arg, 0, 1000000000ull,
 				 "a number of packets per second", &o->rate);
@@ -307,6 +324,10 @@ static int parse_real_opt(int c, const char *arg, struct gen_opts *o)
 
 static int check_combinations(const struct gen_opts *o)
 {
+	if (o->test_corrupt > 0 && !o->verify) {
+		fprintf(stderr, "vswgen: --test-corrupt needs --verify\n");
+		return -1;
+	}
 	if (o->latency_at > 0 && !o->search) {
 		fprintf(stderr, "vswgen: --latency-at needs --search\n");
 		return -1;

@@ -54,6 +54,14 @@ void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s)
 	printf("rx bytes      %" PRIu64 ", at most %" PRIu64
 	       " segments in a frame\n",
 	       r.rx_bytes, s->rx_segs_max);
+	if (c->o->verify)
+		printf("verify        %" PRIu64 " frames checked, %" PRIu64
+		       " payload errors, %" PRIu64 " length errors%s\n",
+		       s->verified, s->payload_errors, s->len_errors,
+		       c->o->test_corrupt ? " (--test-corrupt)" : "");
+	if (c->o->test_corrupt)
+		printf("test-corrupt  %" PRIu64 " frames damaged on purpose\n",
+		       s->test_corrupted);
 	printf("lost          %" PRIu64 " (%.4f%%), reordered %" PRIu64
 	       ", duplicates %" PRIu64 "\n",
 	       r.lost, r.loss_pct, s->reordered, s->duplicates);
@@ -84,8 +92,12 @@ void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
 		r.rx_mpps, r.rx_gbps, c->o->size);
 	fprintf(f,
 		",\"rx_bytes\":%" PRIu64 ",\"rx_segs_max\":%" PRIu64
-		",\"mbuf_size\":%u",
-		r.rx_bytes, s->rx_segs_max, c->o->mbuf_size);
+		",\"mbuf_size\":%u,\"verify\":%s,\"verified\":%" PRIu64
+		",\"payload_errors\":%" PRIu64 ",\"len_errors\":%" PRIu64
+		",\"test_corrupted\":%" PRIu64,
+		r.rx_bytes, s->rx_segs_max, c->o->mbuf_size,
+		c->o->verify ? "true" : "false", s->verified, s->payload_errors,
+		s->len_errors, s->test_corrupted);
 	fprintf(f,
 		",\"latency_ns\":{\"p50\":%" PRIu64 ",\"p90\":%" PRIu64
 		",\"p99\":%" PRIu64 ",\"p999\":%" PRIu64 ",\"max\":%" PRIu64

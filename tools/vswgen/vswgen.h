@@ -4,7 +4,8 @@
  *
  * The generator is split into: opts.c (command line), hist.c (log-linear
  * latency histogram), gen.c (frame template, TX pacing, RX accounting, the
- * trial loop), payload.c (frames chained over several mbufs), report.c (human and JSON output) and main.c (EAL, ports,
+ * trial loop), payload.c (chained frames, the --verify payload pattern and
+ * its check), report.c (human and JSON output) and main.c (EAL, ports,
  * signals, the single-trial and zero-loss search modes). Everything a trial
  * needs travels in struct gen_ctx; the only global is the stop flag set by
  * the signal handler.
@@ -47,8 +48,13 @@ struct gen_hdr {
 	uint32_t trial;	 /* trial number inside this run */
 	uint32_t flow;
 	uint64_t seq;
-	uint64_t tsc; /* rte_rdtsc() when the burst was built */
+	uint64_t tsc;	/* rte_rdtsc() when the burst was built */
+	uint16_t len;	/* frame length the sender built, without FCS */
+	uint16_t flags; /* GEN_HF_* */
 } __attribute__((packed));
+
+/* The payload after struct gen_hdr holds the pattern (sent with --verify). */
+#define GEN_HF_PATTERN 0x0001
 
 struct gen_opts {
 	int tx_port; /* GEN_PORT_DEFAULT, GEN_PORT_NONE or a port id */
@@ -61,6 +67,8 @@ struct gen_opts {
 	int vlan; /* -1: untagged */
 	uint32_t size;
 	uint32_t mbuf_size; /* data room incl. headroom, as DPDK counts it */
+	bool verify;
+	uint32_t test_corrupt; /* damage every Nth checked frame; 0: never */
 	uint64_t rate;
 	uint64_t count;
 	double duration;
@@ -101,6 +109,10 @@ struct trial_stats {
 	uint64_t rx_stale;    /* own frames from an earlier trial */
 	uint64_t rx_l1_bytes; /* of rx_packets, + FCS, preamble and IFG */
 	uint64_t rx_segs_max; /* most segments in one rx_packets frame */
+	uint64_t verified;    /* frames whose length and payload were checked */
+	uint64_t payload_errors;
+	uint64_t len_errors;
+	uint64_t test_corrupted; /* frames --test-corrupt damaged */
 	uint64_t reordered;
 	uint64_t duplicates;
 	double duration_s; /* time the trial window was open */
@@ -143,7 +155,7 @@ struct gen_ctx {
 	uint8_t tmpl[64];  /* copied whole (64 bytes) into every frame */
 	uint32_t seg_room; /* frame bytes one mbuf holds */
 	uint32_t tx_segs;  /* segments of one --size frame */
-	bool tx_slow;	   /* frames need gen_tx_complete() (chain) */
+	bool tx_slow;	   /* frames need gen_tx_complete() (chain, pattern) */
 	uint64_t tx_seq[GEN_MAX_FLOWS];
 	struct flow_rx *flows; /* nflows entries */
 	bool progress;
@@ -191,7 +203,9 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 /* payload.c */
 uint32_t gen_segs(uint32_t size, uint32_t seg_room);
 unsigned int gen_tx_complete(struct gen_ctx *c, struct rte_mbuf **m,
-			     unsigned int n);
+			     unsigned int n, bool hdr);
+void gen_rx_verify(struct gen_ctx *c, struct rte_mbuf *m,
+		   const struct gen_hdr *h, struct trial_stats *s);
 
 /* report.c */
 void gen_result(const struct gen_ctx *c, const struct trial_stats *s,
