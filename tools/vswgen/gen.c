@@ -354,26 +354,69 @@ static const struct gen_hdr *find_hdr(struct rte_mbuf *m)
 	return (const struct gen_hdr *)(p + off + 2);
 }
 
+/* What a received frame is to the current trial. */
+enum rx_kind {
+	RX_FOREIGN, /* not a vswgen frame, or another run's we do not count */
+	RX_STALE,   /* our run's, from an earlier trial */
+	RX_OWN,	    /* our run's, this trial */
+	RX_OTHER,   /* another run's, counted by an --rx-only receiver */
+};
+
 /*
- * Account one received burst. Frames with the magic count as rx_packets:
- * a sender counts only its own run's (so loss stays exact when other
- * traffic reaches its port); an --rx-only receiver counts every vswgen's
- * (the TSC is shared, so their latency is valid too). Sequence tracking
- * only for our own run. Our own frames from an earlier trial (a search)
- * are stale, i.e. foreign. Chained frames: the header must be in the
- * first segment (find_hdr), lengths are pkt_len, free_bulk frees chains.
- * Inlined twice with verify constant, so the plain copy has no --verify
- * test per frame.
+ * Frames with the magic count as rx_packets: a sender counts only its own
+ * run's (so loss stays exact when other traffic reaches its port); an
+ * --rx-only receiver counts every vswgen's (the TSC is shared, so their
+ * latency is valid too). Our own frames from an earlier trial (a search)
+ * are stale, i.e. foreign.
  */
-static inline __attribute__((always_inline)) void
-rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
-	   struct trial_stats *s, const bool verify)
+static inline enum rx_kind rx_classify(const struct gen_ctx *c,
+				       const struct gen_hdr *h)
+{
+	if (h == NULL || h->magic != GEN_MAGIC)
+		return RX_FOREIGN;
+	if (h->run_id != c->run_id)
+		return c->o->rx_only || c->tx_port == GEN_PORT_NONE
+			       ? RX_OTHER
+			       : RX_FOREIGN;
+	if (h->trial != c->trial || h->flow >= c->nflows)
+		return RX_STALE;
+	return RX_OWN;
+}
+
+/*
+ * --verify: check the frames rx_account() counted. A second pass over the
+ * burst (headers still in cache) rather than a test per frame in the
+ * plain path.
+ */
+static void rx_verify_burst(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
+			    struct trial_stats *s)
+{
+	const struct gen_hdr *h;
+	enum rx_kind k;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		h = find_hdr(m[i]);
+		k = rx_classify(c, h);
+		if (k == RX_OWN || k == RX_OTHER)
+			gen_rx_verify(c, m[i], h, s);
+	}
+}
+
+/*
+ * Account one received burst (see rx_classify() for what counts).
+ * Sequence tracking only for our own run. Chained frames: the header must
+ * be in the first segment (find_hdr), lengths are pkt_len, free_bulk
+ * frees whole chains.
+ */
+static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
+		       struct trial_stats *s)
 {
 	const uint64_t now = rte_rdtsc();
-	const bool own_only = !c->o->rx_only && c->tx_port != GEN_PORT_NONE;
 	const struct gen_hdr *h;
+	uint16_t i, segs_max = 0;
+	enum rx_kind k;
 	uint64_t tsc;
-	uint16_t i;
 
 	s->rx_total += n;
 	for (i = 0; i < n && i < GEN_RX_PREFETCH; i++)
@@ -383,42 +426,31 @@ rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 			rte_prefetch0(rte_pktmbuf_mtod(m[i + GEN_RX_PREFETCH],
 						       void *));
 		h = find_hdr(m[i]);
-		if (h == NULL || h->magic != GEN_MAGIC)
+		k = rx_classify(c, h);
+		if (k == RX_FOREIGN)
 			continue;
-		if (h->run_id != c->run_id && own_only)
+		if (k == RX_STALE) {
+			s->rx_stale++;
 			continue;
-		if (h->run_id == c->run_id) {
-			if (h->trial != c->trial || h->flow >= c->nflows) {
-				s->rx_stale++;
-				continue;
-			}
-			track_seq(&c->flows[h->flow], h->seq, s);
 		}
+		if (k == RX_OWN)
+			track_seq(&c->flows[h->flow], h->seq, s);
 		s->rx_packets++;
 		s->rx_l1_bytes += m[i]->pkt_len + GEN_L1_OVERHEAD;
-		/* nb_segs shares the cache line of pkt_len: one compare. */
-		if (m[i]->nb_segs > s->rx_segs_max)
-			s->rx_segs_max = m[i]->nb_segs;
-		if (verify)
-			gen_rx_verify(c, m[i], h, s);
+		/* nb_segs shares pkt_len's cache line; the max stays in a
+		 * register until the end of the burst.
+		 */
+		segs_max = RTE_MAX(segs_max, m[i]->nb_segs);
 		tsc = h->tsc;
 		hist_add(&s->lat, now > tsc ? (uint64_t)((double)(now - tsc) *
 							 c->ns_per_cycle)
 					    : 0);
 	}
+	if (segs_max > s->rx_segs_max)
+		s->rx_segs_max = segs_max;
+	if (unlikely(c->o->verify))
+		rx_verify_burst(c, m, n, s);
 	rte_pktmbuf_free_bulk(m, n);
-}
-
-static void rx_account_plain(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
-			     struct trial_stats *s)
-{
-	rx_account(c, m, n, s, false);
-}
-
-static void rx_account_verify(struct gen_ctx *c, struct rte_mbuf **m,
-			      uint16_t n, struct trial_stats *s)
-{
-	rx_account(c, m, n, s, true);
 }
 
 /* TX pacing state of one trial. */
@@ -522,10 +554,8 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 		if (c->rx_port >= 0) {
 			n = rte_eth_rx_burst((uint16_t)c->rx_port, 0, m,
 					     GEN_MAX_BURST);
-			if (n > 0 && !c->o->verify)
-				rx_account_plain(c, m, n, s);
-			else if (n > 0)
-				rx_account_verify(c, m, n, s);
+			if (n > 0)
+				rx_account(c, m, n, s);
 		}
 		if (c->rx_port >= 0 && (++pass % GEN_DRAIN_EVERY) == 0)
 			drain_others(c, c->rx_port);
