@@ -219,11 +219,28 @@ static int string_escape(struct parser *ps, char *o, size_t *n)
 	return 0;
 }
 
-/* Decode a string at ps->p (on the opening quote) into a new buffer. */
+/*
+ * Source length of the string at @s (on the opening quote): up to its
+ * closing quote, or to @end when there is none.  An escaped quote does not
+ * close it; whether the escapes are valid is the decoder's business.
+ */
+static size_t string_span(const char *s, const char *end)
+{
+	size_t i, len = (size_t)(end - s);
+
+	for (i = 1; i < len && s[i] != '"'; i++)
+		if (s[i] == '\\')
+			i++;
+	return i < len ? i - 1 : len - 1;
+}
+
+/*
+ * Decode a string at ps->p (on the opening quote) into a new buffer sized
+ * for this string alone: decoded text is never longer than its source.
+ */
 static char *parse_string_raw(struct parser *ps, size_t *lenp)
 {
-	/* Decoded text is never longer than the source text. */
-	char *o = malloc((size_t)(ps->end - ps->p) + 1);
+	char *o = malloc(string_span(ps->p, ps->end) + 1);
 	size_t n = 0;
 
 	ps->p++;
