@@ -82,7 +82,11 @@ static struct json *parse_literal(struct parser *ps)
 		j->boolean = ps->p[-4] == 't';
 		return j;
 	}
-	fail(ps, "unexpected character '%c'", *ps->p);
+	/* the message goes to a terminal: no raw control bytes in it */
+	if (*ps->p >= 0x20 && *ps->p < 0x7f)
+		fail(ps, "unexpected character '%c'", *ps->p);
+	else
+		fail(ps, "unexpected byte 0x%02x", (unsigned char)*ps->p);
 	return NULL;
 }
 
