@@ -11,8 +11,9 @@
  * vsw_config_set_switch_key.  Checks:
  *  - an error resets the config to vsw_config_init() and says so in one
  *    printable line starting with the file name;
- *  - a loaded config validates again and each string value in it (run-dir,
- *    path, devargs) is a whole value of the file, not a cut one;
+ *  - a loaded config validates again (also with pinning checked against
+ *    lcores 1..3) and each string value in it (run-dir, path, devargs) is
+ *    a whole value of the file, not a cut one;
  *  - the run-time forms agree with the file: a loaded port's list yields
  *    the same port, its [switch] entries the same settings.
  */
@@ -89,6 +90,13 @@ static bool whole_value(const uint8_t *data, size_t size, const char *s)
 	return false;
 }
 
+/* As if EAL had worker lcores 1..3 only: pinning elsewhere is refused. */
+static bool lcore_ok(unsigned int lcore, void *arg)
+{
+	(void)arg;
+	return lcore >= 1 && lcore <= 3;
+}
+
 /* A loaded string value was in the file whole (see KNOWN_CUTS). */
 static void check_whole(const uint8_t *data, size_t size, const char *s)
 {
@@ -105,11 +113,16 @@ static void check_loaded(const uint8_t *data, size_t size)
 	const struct vsw_port_conf *pc;
 	char dflt[VSW_PATH_MAX + VSW_PORT_NAME_MAX + 8];
 	size_t rd = strlen(cfg.sw.run_dir);
+	int rc;
 
 	FUZZ_CHECK(strcmp(cfg.source, path) == 0);
 	FUZZ_CHECK(cfg.n_ports >= 1 && cfg.n_ports <= VSW_MAX_PORTS);
 	FUZZ_CHECK(vsw_config_validate(&cfg, NULL, NULL, err, sizeof(err)) ==
 		   0);
+	rc = vsw_config_validate(&cfg, lcore_ok, NULL, err, sizeof(err));
+	FUZZ_CHECK(rc == 0 || rc == -EINVAL);
+	if (rc < 0)
+		FUZZ_CHECK_MSG(err, sizeof(err)); /* no text from the file */
 	if (strcmp(cfg.sw.run_dir, VSW_DEFAULT_RUN_DIR) != 0)
 		check_whole(data, size, cfg.sw.run_dir);
 	for (unsigned int i = 0; i < cfg.n_ports; i++) {
