@@ -1,0 +1,2515 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vhost_hostile: a hostile vhost-user frontend (the side QEMU plays) for
+ * testing a vhost-user backend such as vsw.  It speaks the wire format
+ * itself -- a 12-byte header (request, flags with version 1, payload size),
+ * the payload, file descriptors passed with SCM_RIGHTS -- and can bring a
+ * device up properly (features, owner, protocol features, a memfd as guest
+ * memory, vrings 0 and 1 with eventfds, enable, status), so that attacks
+ * come before and after the device runs: truncated and oversized messages,
+ * unknown requests, absurd ring sizes, indices and addresses, bad memory
+ * tables and fds, malicious descriptors in the guest TX ring (vring 1),
+ * notification fds that block, and connection storms.
+ *
+ * Each scenario runs on fresh connections and prints one line: what it
+ * sent and how the backend reacted (closed the connection, replied an
+ * error, accepted or ignored it, or did not answer).  The backend's PID
+ * comes from SO_PEERCRED; when its /proc is readable the line also says
+ * how its open fds and its mappings of our guest memory changed.  The exit
+ * status is non-zero only for usage or local set-up errors: the caller
+ * judges the backend.  libc and Linux UAPI constants only.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- vhost-user wire format ------------------------------------------ */
+
+enum vu_req {
+	VU_GET_FEATURES = 1,
+	VU_SET_FEATURES = 2,
+	VU_SET_OWNER = 3,
+	VU_RESET_OWNER = 4,
+	VU_SET_MEM_TABLE = 5,
+	VU_SET_VRING_NUM = 8,
+	VU_SET_VRING_ADDR = 9,
+	VU_SET_VRING_BASE = 10,
+	VU_GET_VRING_BASE = 11,
+	VU_SET_VRING_KICK = 12,
+	VU_SET_VRING_CALL = 13,
+	VU_GET_PROTOCOL_FEATURES = 15,
+	VU_SET_PROTOCOL_FEATURES = 16,
+	VU_SET_VRING_ENABLE = 18,
+	VU_SET_INFLIGHT_FD = 32,
+	VU_SET_STATUS = 39,
+};
+
+#define VU_VERSION 0x1u
+#define VU_REPLY 0x4u
+#define VU_NEED_REPLY 0x8u
+#define VU_NOFD 0x100u /* SET_VRING_KICK/CALL: no fd attached */
+#define VU_MAX_REGIONS 8
+#define VU_PAYLOAD_MAX 4096 /* more than any real payload */
+#define VU_HDR 12u
+#define MAX_SEND_FDS 253 /* SCM_MAX_FD */
+
+/* Feature bits (virtio and vhost-user). */
+#define F_MRG_RXBUF (1ull << 15)
+#define F_INDIRECT_DESC (1ull << 28)
+#define F_PROTOCOL_FEATURES (1ull << 30)
+#define F_VERSION_1 (1ull << 32)
+#define PF_REPLY_ACK (1ull << 3)
+#define PF_STATUS (1ull << 16)
+#define STATUS_RUNNING 0x0full /* ACK | DRIVER | DRIVER_OK | FEATURES_OK */
+
+struct vu_region {
+	uint64_t gpa, size, uaddr, offset;
+};
+
+struct vu_mem {
+	uint32_t nregions, padding;
+	struct vu_region regions[VU_MAX_REGIONS];
+};
+
+struct vu_state {
+	uint32_t index, num;
+};
+
+struct vu_addr {
+	uint32_t index, flags;
+	uint64_t desc, used, avail, log;
+};
+
+struct vu_inflight {
+	uint64_t mmap_size, mmap_offset;
+	uint16_t num_queues, queue_size;
+};
+
+struct vu_msg {
+	uint32_t req, flags, size;
+	union {
+		uint64_t u64;
+		struct vu_state state;
+		struct vu_addr addr;
+		struct vu_mem mem;
+		struct vu_inflight inflight;
+		uint8_t raw[VU_PAYLOAD_MAX];
+	} p;
+} __attribute__((packed));
+
+/* ---- split virtqueue layout ------------------------------------------- */
+
+#define VRING_F_NEXT 1
+#define VRING_F_INDIRECT 4
+#define QSZ 256u
+#define MEM_SIZE (4u << 20)
+#define GPA_BASE 0x100000000ull		  /* guest physical address of mem[0] */
+#define RING_OFF(q) ((size_t)(q)*0x10000) /* desc; avail +4K; used +8K */
+#define BUF_OFF 0x100000u
+#define BUF_SIZE 2048u
+#define NET_HDR 12u /* virtio_net_hdr_mrg_rxbuf: VERSION_1 is negotiated */
+#define FRAME_LEN 60u
+
+struct vdesc {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t flags, next;
+};
+
+struct vavail {
+	uint16_t flags, idx, ring[];
+};
+
+struct vused {
+	uint16_t flags, idx;
+	struct {
+		uint32_t id, len;
+	} ring[];
+};
+
+/* ---- options and reports ---------------------------------------------- */
+
+static struct {
+	const char *path;  /* the backend's socket */
+	const char *probe; /* a socket for "is anyone else served?" */
+	int timeout_ms;	   /* an answer later than this counts as none */
+	int hold_ms;	   /* how long a blocking attack is held */
+	int storm;	   /* reconnect_storm iterations */
+	int flood;	   /* conn_flood connections held at once */
+} opt = {NULL, NULL, 5000, 3000, 1100, 1100};
+
+struct report {
+	char sent[512];
+	char got[1024];
+};
+
+static void add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Append to a report field, "; "-separated. */
+static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n > 0 && n + 2 < len) {
+		memcpy(buf + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+#define SENT(r, ...) add((r)->sent, sizeof((r)->sent), __VA_ARGS__)
+#define GOT(r, ...) add((r)->got, sizeof((r)->got), __VA_ARGS__)
+
+/* Local failures the scenario cannot go on without: exit 2. */
+static void die(const char *what)
+{
+	fprintf(stderr, "vhost_hostile: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* ---- socket I/O --------------------------------------------------------- */
+
+static int sock_connect(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* Send @len bytes at @buf with @nfds descriptors in one sendmsg. */
+static int send_raw(int fd, const void *buf, size_t len, const int *fds,
+		    int nfds, int flags)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * MAX_SEND_FDS)];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {.iov_base = (void *)(uintptr_t)buf, .iov_len = len};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	if (nfds > 0) {
+		memset(&u, 0, sizeof(u));
+		mh.msg_control = u.buf;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
+		memcpy(CMSG_DATA(cm), fds, sizeof(int) * (size_t)nfds);
+	}
+	n = sendmsg(fd, &mh, MSG_NOSIGNAL | flags);
+	if (n < 0)
+		return -errno;
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+/* One message: header (version 1 | @flags) and @size payload bytes. */
+static int vu_send(int fd, uint32_t req, uint32_t flags, const void *pl,
+		   uint32_t size, const int *fds, int nfds)
+{
+	struct vu_msg m;
+
+	memset(&m, 0, VU_HDR);
+	m.req = req;
+	m.flags = VU_VERSION | flags;
+	m.size = size;
+	if (size > 0)
+		memcpy(m.p.raw, pl, size);
+	return send_raw(fd, &m, VU_HDR + size, fds, nfds, 0);
+}
+
+/* Read exactly @len bytes: 1 done, 0 peer closed, -ETIMEDOUT, -errno. */
+static int recv_exact(int fd, void *buf, size_t len, int timeout_ms)
+{
+	uint64_t end = now_ms() + (uint64_t)timeout_ms;
+	size_t got = 0;
+
+	while (got < len) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int64_t left = (int64_t)(end - now_ms());
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) == 0)
+			return -ETIMEDOUT;
+		n = recv(fd, (char *)buf + got, len - got, MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno == ECONNRESET))
+			return 0;
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			got += (size_t)n;
+	}
+	return 1;
+}
+
+static int vu_recv(int fd, struct vu_msg *m, int timeout_ms)
+{
+	int rc = recv_exact(fd, m, VU_HDR, timeout_ms);
+
+	if (rc <= 0)
+		return rc;
+	if (m->size > sizeof(m->p))
+		return -EPROTO;
+	return m->size ? recv_exact(fd, &m->p, m->size, timeout_ms) : 1;
+}
+
+/* How the backend took a message. */
+enum out { OUT_OK, OUT_NACK, OUT_CLOSED, OUT_HUNG };
+
+static const char *out_str(enum out o)
+{
+	static char hung[64];
+
+	switch (o) {
+	case OUT_OK:
+		return "accepted";
+	case OUT_NACK:
+		return "replied an error";
+	case OUT_CLOSED:
+		return "closed the connection";
+	default:
+		snprintf(hung, sizeof(hung), "did not answer within %d ms",
+			 opt.timeout_ms);
+		return hung;
+	}
+}
+
+static enum out rc_out(int rc)
+{
+	return rc == -ETIMEDOUT ? OUT_HUNG : OUT_CLOSED;
+}
+
+/* Wait for the reply to @req (older replies are skipped). */
+static enum out wait_reply(int fd, uint32_t req, struct vu_msg *m)
+{
+	for (int i = 0; i < 64; i++) {
+		int rc = vu_recv(fd, m, opt.timeout_ms);
+
+		if (rc <= 0)
+			return rc_out(rc);
+		if (m->req == req && (m->flags & VU_REPLY))
+			return OUT_OK;
+	}
+	return OUT_CLOSED; /* a stream of unrelated messages: give up */
+}
+
+/* ---- a connection and its negotiated state ----------------------------- */
+
+struct conn {
+	int fd;
+	bool ack;	   /* REPLY_ACK negotiated: every set is acked */
+	uint64_t features; /* negotiated virtio features */
+	uint64_t proto;	   /* negotiated protocol features */
+};
+
+static int conn_open(struct conn *c, const char *path)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = sock_connect(path);
+	return c->fd < 0 ? c->fd : 0;
+}
+
+static void conn_close(struct conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+/* Once the backend closed a connection, forget it. */
+static enum out seen(struct conn *c, enum out o)
+{
+	if (o == OUT_CLOSED)
+		conn_close(c);
+	return o;
+}
+
+/* A request with a reply (GET_*). */
+static enum out vu_get(struct conn *c, uint32_t req, const void *pl,
+		       uint32_t size, struct vu_msg *reply)
+{
+	if (vu_send(c->fd, req, 0, pl, size, NULL, 0) < 0)
+		return seen(c, OUT_CLOSED);
+	return seen(c, wait_reply(c->fd, req, reply));
+}
+
+/* A request without a reply; with REPLY_ACK, wait for its ack. */
+static enum out vu_set(struct conn *c, uint32_t req, const void *pl,
+		       uint32_t size, const int *fds, int nfds)
+{
+	struct vu_msg m;
+	enum out o;
+
+	if (vu_send(c->fd, req, c->ack ? VU_NEED_REPLY : 0, pl, size, fds,
+		    nfds) < 0)
+		return seen(c, OUT_CLOSED);
+	if (!c->ack)
+		return OUT_OK;
+	o = seen(c, wait_reply(c->fd, req, &m));
+	if (o != OUT_OK)
+		return o;
+	return m.p.u64 == 0 ? OUT_OK : OUT_NACK;
+}
+
+static enum out vu_set_u64(struct conn *c, uint32_t req, uint64_t v)
+{
+	return vu_set(c, req, &v, sizeof(v), NULL, 0);
+}
+
+static enum out vu_set_state(struct conn *c, uint32_t req, uint32_t index,
+			     uint32_t num)
+{
+	struct vu_state s = {index, num};
+
+	return vu_set(c, req, &s, sizeof(s), NULL, 0);
+}
+
+/* Is the connection still served?  A GET_FEATURES round trip. */
+static enum out probe(struct conn *c)
+{
+	struct vu_msg m;
+
+	return vu_get(c, VU_GET_FEATURES, NULL, 0, &m);
+}
+
+/*
+ * After an attack message: did the backend ack it (when @acked asked for
+ * one), and does it still serve the connection?
+ */
+static const char *react(struct conn *c, bool acked)
+{
+	static char buf[160];
+	struct vu_msg m;
+	enum out then;
+	int rc = 1;
+
+	if (acked) {
+		rc = vu_recv(c->fd, &m, opt.timeout_ms);
+		if (rc <= 0) {
+			conn_close(c);
+			return out_str(rc_out(rc));
+		}
+	}
+	then = probe(c);
+	if (then != OUT_OK) {
+		conn_close(c);
+		return out_str(then);
+	}
+	if (!acked)
+		return "kept the connection, reported no error";
+	snprintf(buf, sizeof(buf), "%s, kept the connection",
+		 m.p.u64 ? "replied an error" : "acked it as accepted");
+	return buf;
+}
+
+/* ---- the backend's resources, seen through /proc ------------------------ */
+
+static pid_t peer_pid(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return -1;
+	return cr.pid;
+}
+
+static int count_fds(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* Mappings of any guest memory of ours (our memfds are named so). */
+static int count_maps(pid_t pid)
+{
+	char path[64], line[512];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, "memfd:vhost-hostile") != NULL)
+			n++;
+	fclose(f);
+	return n;
+}
+
+static pid_t backend_pid = -1;
+
+/* Alive and not a zombie (its parent may not have reaped it yet). */
+static bool backend_alive(void)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)backend_pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	return p != NULL && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+struct peer {
+	int fds, maps;
+};
+
+static void peer_snap(struct peer *p)
+{
+	p->fds = backend_pid > 0 ? count_fds(backend_pid) : -1;
+	p->maps = backend_pid > 0 ? count_maps(backend_pid) : -1;
+}
+
+/* After a scenario: wait up to 3 s for the backend to let go, then tell. */
+static void peer_diff(const struct peer *before, struct report *r)
+{
+	uint64_t end = now_ms() + 3000;
+	int fds, maps;
+
+	if (before->fds < 0)
+		return;
+	do {
+		if (!backend_alive()) {
+			GOT(r, "backend process %d is gone", (int)backend_pid);
+			return;
+		}
+		fds = count_fds(backend_pid);
+		maps = count_maps(backend_pid);
+		if (fds <= before->fds && maps <= before->maps)
+			return;
+		sleep_ms(100);
+	} while (now_ms() < end);
+	if (fds > before->fds)
+		GOT(r, "backend holds %d more fds than before (%d -> %d)",
+		    fds - before->fds, before->fds, fds);
+	if (maps > before->maps)
+		GOT(r, "backend still maps our guest memory (%d mappings)",
+		    maps);
+}
+
+/* ---- guest memory and rings ------------------------------------------------ */
+
+static const uint8_t our_mac[6] = {0x02, 0x68, 0x6f, 0x73, 0x74, 0x01};
+
+struct guest {
+	int memfd;
+	uint8_t *mem;
+	int kick[2], call[2]; /* sent for vrings 0 and 1; -1: "no fd" */
+	uint16_t avail_idx;   /* next free slot of vring 1's avail ring */
+};
+
+static void guest_init(struct guest *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->memfd = memfd_create("vhost-hostile", MFD_CLOEXEC);
+	if (g->memfd < 0 || ftruncate(g->memfd, MEM_SIZE) < 0)
+		die("guest memory");
+	g->mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      g->memfd, 0);
+	if (g->mem == MAP_FAILED)
+		die("mmap guest memory");
+	for (int q = 0; q < 2; q++) {
+		g->kick[q] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		g->call[q] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (g->kick[q] < 0 || g->call[q] < 0)
+			die("eventfd");
+	}
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void guest_fini(struct guest *g)
+{
+	munmap(g->mem, MEM_SIZE);
+	close_fd(&g->memfd);
+	for (int q = 0; q < 2; q++) {
+		close_fd(&g->kick[q]);
+		close_fd(&g->call[q]);
+	}
+}
+
+static uint64_t uaddr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+static struct vdesc *ring_desc(struct guest *g, int q)
+{
+	return (struct vdesc *)(g->mem + RING_OFF(q));
+}
+
+static struct vavail *ring_avail(struct guest *g, int q)
+{
+	return (struct vavail *)(g->mem + RING_OFF(q) + 0x1000);
+}
+
+static struct vused *ring_used(struct guest *g, int q)
+{
+	return (struct vused *)(g->mem + RING_OFF(q) + 0x2000);
+}
+
+/* A 60-byte frame to ourselves (vsw drops it as a hairpin: harmless). */
+static uint64_t frame_write(struct guest *g, unsigned int slot)
+{
+	uint8_t *b = g->mem + BUF_OFF + (size_t)slot * BUF_SIZE;
+
+	memset(b, 0, NET_HDR + FRAME_LEN);
+	memcpy(b + NET_HDR, our_mac, 6);
+	memcpy(b + NET_HDR + 6, our_mac, 6);
+	b[NET_HDR + 12] = 0x88; /* local experimental ethertype */
+	b[NET_HDR + 13] = 0xb5;
+	return GPA_BASE + BUF_OFF + (uint64_t)slot * BUF_SIZE;
+}
+
+static void desc_set(struct guest *g, uint16_t i, uint64_t addr, uint32_t len,
+		     uint16_t flags, uint16_t next)
+{
+	struct vdesc *d = &ring_desc(g, 1)[i];
+
+	d->addr = addr;
+	d->len = len;
+	d->flags = flags;
+	d->next = next;
+}
+
+static void kick(int fd)
+{
+	uint64_t one = 1;
+
+	if (fd >= 0 && write(fd, &one, sizeof(one)) < 0) {
+		/* a full or foreign kick fd: the backend polls anyway */
+	}
+}
+
+/* Offer the chain at @head on vring 1 (guest TX) and kick. */
+static void tx_post(struct guest *g, uint16_t head)
+{
+	struct vavail *av = ring_avail(g, 1);
+
+	av->ring[g->avail_idx % QSZ] = head;
+	g->avail_idx++;
+	__atomic_store_n(&av->idx, g->avail_idx, __ATOMIC_RELEASE);
+	kick(g->kick[1]);
+}
+
+/* A valid frame in descriptor @slot (16 and up; 0..15 are for attacks). */
+static void tx_valid(struct guest *g, uint16_t slot)
+{
+	desc_set(g, slot, frame_write(g, slot), NET_HDR + FRAME_LEN, 0, 0);
+	tx_post(g, slot);
+}
+
+static uint16_t used_idx(struct guest *g)
+{
+	return __atomic_load_n(&ring_used(g, 1)->idx, __ATOMIC_ACQUIRE);
+}
+
+/* Wait until vring 1's used index reaches @want; returns what it is. */
+static uint16_t tx_wait(struct guest *g, uint16_t want, int ms)
+{
+	uint64_t end = now_ms() + (uint64_t)ms;
+
+	while ((int16_t)(used_idx(g) - want) < 0 && now_ms() < end)
+		sleep_ms(2);
+	return used_idx(g);
+}
+
+/* ---- handshake steps ------------------------------------------------------- */
+
+#define TRY(name, expr)                                                        \
+	do {                                                                   \
+		enum out o_ = (expr);                                          \
+		if (o_ != OUT_OK) {                                            \
+			*step = (name);                                        \
+			return o_;                                             \
+		}                                                              \
+	} while (0)
+
+static enum out hs_protocol(struct conn *c, const char **step)
+{
+	struct vu_msg m;
+
+	if (!(c->features & F_PROTOCOL_FEATURES))
+		return OUT_OK;
+	TRY("GET_PROTOCOL_FEATURES",
+	    vu_get(c, VU_GET_PROTOCOL_FEATURES, NULL, 0, &m));
+	c->proto = m.p.u64 & (PF_REPLY_ACK | PF_STATUS);
+	TRY("SET_PROTOCOL_FEATURES",
+	    vu_set_u64(c, VU_SET_PROTOCOL_FEATURES, c->proto));
+	c->ack = (c->proto & PF_REPLY_ACK) != 0;
+	return OUT_OK;
+}
+
+/* GET_FEATURES, SET_FEATURES, SET_OWNER, protocol features. */
+static enum out hs_negotiate(struct conn *c, const char **step)
+{
+	struct vu_msg m;
+
+	TRY("GET_FEATURES", vu_get(c, VU_GET_FEATURES, NULL, 0, &m));
+	c->features = m.p.u64 & (F_VERSION_1 | F_PROTOCOL_FEATURES |
+				 F_INDIRECT_DESC | F_MRG_RXBUF);
+	TRY("SET_FEATURES", vu_set_u64(c, VU_SET_FEATURES, c->features));
+	TRY("SET_OWNER", vu_set(c, VU_SET_OWNER, NULL, 0, NULL, 0));
+	return hs_protocol(c, step);
+}
+
+static enum out set_mem(struct conn *c, const struct vu_region *regs,
+			uint32_t n, const int *fds, int nfds)
+{
+	struct vu_mem mem;
+
+	memset(&mem, 0, sizeof(mem));
+	mem.nregions = n;
+	memcpy(mem.regions, regs, sizeof(*regs) * (n < 8 ? n : 8));
+	return vu_set(c, VU_SET_MEM_TABLE, &mem, sizeof(mem), fds, nfds);
+}
+
+static struct vu_region guest_region(const struct guest *g)
+{
+	return (struct vu_region){GPA_BASE, MEM_SIZE, uaddr(g->mem), 0};
+}
+
+static enum out hs_mem(struct conn *c, struct guest *g, const char **step)
+{
+	struct vu_region reg = guest_region(g);
+
+	TRY("SET_MEM_TABLE", set_mem(c, &reg, 1, &g->memfd, 1));
+	return OUT_OK;
+}
+
+/* SET_VRING_KICK/CALL: @fd < 0 sends the "no fd" flag instead. */
+static enum out set_vring_fd(struct conn *c, uint32_t req, uint32_t q, int fd)
+{
+	uint64_t v = q | (fd < 0 ? VU_NOFD : 0);
+
+	return vu_set(c, req, &v, sizeof(v), &fd, fd < 0 ? 0 : 1);
+}
+
+static enum out set_vring_addr(struct conn *c, uint32_t q, uint64_t desc,
+			       uint64_t avail, uint64_t used)
+{
+	struct vu_addr a = {q, 0, desc, used, avail, 0};
+
+	return vu_set(c, VU_SET_VRING_ADDR, &a, sizeof(a), NULL, 0);
+}
+
+static enum out hs_vring(struct conn *c, struct guest *g, uint32_t q,
+			 const char **step)
+{
+	TRY("SET_VRING_NUM", vu_set_state(c, VU_SET_VRING_NUM, q, QSZ));
+	TRY("SET_VRING_BASE", vu_set_state(c, VU_SET_VRING_BASE, q, 0));
+	TRY("SET_VRING_ADDR", set_vring_addr(c, q, uaddr(ring_desc(g, (int)q)),
+					     uaddr(ring_avail(g, (int)q)),
+					     uaddr(ring_used(g, (int)q))));
+	TRY("SET_VRING_KICK",
+	    set_vring_fd(c, VU_SET_VRING_KICK, q, g->kick[q]));
+	TRY("SET_VRING_CALL",
+	    set_vring_fd(c, VU_SET_VRING_CALL, q, g->call[q]));
+	return OUT_OK;
+}
+
+/* Enable both vrings, set DRIVER_OK, and wait for it to be processed. */
+static enum out hs_start(struct conn *c, const char **step)
+{
+	if (c->features & F_PROTOCOL_FEATURES) {
+		TRY("SET_VRING_ENABLE 0",
+		    vu_set_state(c, VU_SET_VRING_ENABLE, 0, 1));
+		TRY("SET_VRING_ENABLE 1",
+		    vu_set_state(c, VU_SET_VRING_ENABLE, 1, 1));
+	}
+	if (c->proto & PF_STATUS)
+		TRY("SET_STATUS", vu_set_u64(c, VU_SET_STATUS, STATUS_RUNNING));
+	/* the backend starts the device after acking the last message */
+	TRY("GET_FEATURES (sync)", probe(c));
+	return OUT_OK;
+}
+
+static enum out handshake(struct conn *c, struct guest *g, const char **step)
+{
+	enum out o = hs_negotiate(c, step);
+
+	if (o == OUT_OK)
+		o = hs_mem(c, g, step);
+	if (o == OUT_OK)
+		o = hs_vring(c, g, 0, step);
+	if (o == OUT_OK)
+		o = hs_vring(c, g, 1, step);
+	if (o == OUT_OK)
+		o = hs_start(c, step);
+	return o;
+}
+
+/* A normal stop: GET_VRING_BASE on both vrings (as QEMU does), close. */
+static enum out hs_stop(struct conn *c)
+{
+	struct vu_state s = {0, 0};
+	struct vu_msg m;
+	enum out o = OUT_OK;
+
+	for (uint32_t q = 0; q < 2 && o == OUT_OK; q++) {
+		s.index = q;
+		o = vu_get(c, VU_GET_VRING_BASE, &s, sizeof(s), &m);
+	}
+	conn_close(c);
+	return o;
+}
+
+/* ---- scenario helpers ------------------------------------------------------ */
+
+struct dev {
+	struct conn c;
+	struct guest g;
+};
+
+static int fresh(struct conn *c, struct report *r)
+{
+	int rc = conn_open(c, opt.path);
+
+	if (rc < 0)
+		GOT(r, "cannot connect: %s", strerror(-rc));
+	return rc;
+}
+
+/* A connection with a running device; guest fds may be swapped first. */
+static int dev_up_with(struct dev *d, struct report *r, bool init)
+{
+	const char *step = "";
+	enum out o;
+
+	if (init)
+		guest_init(&d->g);
+	if (fresh(&d->c, r) < 0)
+		return -1;
+	o = handshake(&d->c, &d->g, &step);
+	if (o != OUT_OK) {
+		GOT(r, "handshake failed at %s: %s", step, out_str(o));
+		conn_close(&d->c);
+		return -1;
+	}
+	return 0;
+}
+
+static int dev_up(struct dev *d, struct report *r)
+{
+	return dev_up_with(d, r, true);
+}
+
+static void dev_down(struct dev *d, struct report *r)
+{
+	if (d->c.fd >= 0)
+		GOT(r, "normal stop: %s", out_str(hs_stop(&d->c)));
+	guest_fini(&d->g);
+}
+
+/* Negotiated features and memory, no vrings yet. */
+static int dev_mem(struct dev *d, struct report *r)
+{
+	const char *step = "";
+	enum out o;
+
+	guest_init(&d->g);
+	if (fresh(&d->c, r) < 0)
+		return -1;
+	o = hs_negotiate(&d->c, &step);
+	if (o == OUT_OK)
+		o = hs_mem(&d->c, &d->g, &step);
+	if (o != OUT_OK)
+		GOT(r, "set-up failed at %s: %s", step, out_str(o));
+	return o == OUT_OK ? 0 : -1;
+}
+
+/* Send one attack message without asking for an ack; how was it taken? */
+static const char *attack(struct conn *c, uint32_t req, const void *pl,
+			  uint32_t size, const int *fds, int nfds)
+{
+	if (vu_send(c->fd, req, 0, pl, size, fds, nfds) < 0) {
+		conn_close(c);
+		return out_str(OUT_CLOSED);
+	}
+	return react(c, false);
+}
+
+/* Send a GET_FEATURES on a new connection to @path (-errno: refused). */
+static int probe_start(const char *path)
+{
+	int fd = sock_connect(path);
+
+	if (fd >= 0 && vu_send(fd, VU_GET_FEATURES, 0, NULL, 0, NULL, 0) < 0) {
+		close(fd);
+		return -EPIPE;
+	}
+	return fd;
+}
+
+/* Its answer within @ms: 1 answered, 0 closed, -ETIMEDOUT. */
+static int probe_finish(int fd, int ms)
+{
+	struct vu_msg m;
+	int rc = vu_recv(fd, &m, ms);
+
+	return rc == 1 ? 1 : rc == -ETIMEDOUT ? -ETIMEDOUT : 0;
+}
+
+/* Is a new connection served now? */
+static const char *served(void)
+{
+	int fd = probe_start(opt.path), rc;
+
+	if (fd < 0)
+		return "a new connection is refused";
+	rc = probe_finish(fd, opt.timeout_ms);
+	close(fd);
+	return rc == 1	 ? "a new connection is served"
+	       : rc == 0 ? "a new connection is closed unanswered"
+			 : "a new connection gets no answer";
+}
+
+/* ---- scenarios: framing ------------------------------------------------------ */
+
+/* Wait for the peer to close (1) or not (0) within @ms; data is dropped. */
+static int wait_eof(int fd, int ms)
+{
+	uint64_t end = now_ms() + (uint64_t)ms;
+	char buf[256];
+
+	while (now_ms() < end) {
+		int rc =
+			recv_exact(fd, buf, sizeof(buf), (int)(end - now_ms()));
+
+		if (rc == 0)
+			return 1;
+		if (rc == -ETIMEDOUT)
+			return 0;
+	}
+	return 0;
+}
+
+static void s_handshake_ok(struct report *r, uint64_t arg)
+{
+	struct dev d;
+	uint16_t u;
+
+	(void)arg;
+	SENT(r, "correct handshake, 8 valid frames on vring 1, normal stop");
+	if (dev_up(&d, r) == 0) {
+		for (uint16_t i = 0; i < 8; i++)
+			tx_valid(&d.g, (uint16_t)(16 + i));
+		u = tx_wait(&d.g, 8, opt.timeout_ms);
+		GOT(r, "device ran: %u of 8 frames consumed", u);
+	}
+	dev_down(&d, r);
+}
+
+static void s_trunc_header(struct report *r, uint64_t arg)
+{
+	struct vu_msg m = {.req = VU_GET_FEATURES, .flags = VU_VERSION};
+	struct conn c;
+
+	SENT(r, "%u of the 12 header bytes, then nothing", (unsigned)arg);
+	if (fresh(&c, r) < 0)
+		return;
+	if (send_raw(c.fd, &m, arg, NULL, 0, 0) < 0)
+		GOT(r, "send failed");
+	else if (wait_eof(c.fd, 2000))
+		GOT(r, "closed the connection");
+	else
+		GOT(r, "kept the connection open for 2 s (waiting for more)");
+	conn_close(&c);
+	GOT(r, "%s", served());
+}
+
+/* A header announcing a payload, then part of it (or none), then close. */
+static void s_cut_close(struct report *r, uint64_t arg)
+{
+	struct vu_msg m;
+	struct guest g;
+	struct conn c;
+
+	guest_init(&g);
+	memset(&m, 0, sizeof(m));
+	m.req = VU_SET_MEM_TABLE;
+	m.flags = VU_VERSION;
+	m.size = sizeof(struct vu_mem);
+	m.p.mem.nregions = 1;
+	m.p.mem.regions[0] = guest_region(&g);
+	SENT(r,
+	     "SET_MEM_TABLE header announcing %u bytes + memfd, %u payload "
+	     "bytes, then close",
+	     m.size, (unsigned)arg);
+	if (fresh(&c, r) == 0) {
+		if (send_raw(c.fd, &m, VU_HDR + arg, &g.memfd, 1, 0) < 0)
+			GOT(r, "send failed");
+		sleep_ms(200);
+		conn_close(&c);
+		sleep_ms(200);
+		GOT(r, "%s", served());
+	}
+	guest_fini(&g);
+}
+
+static void s_size(struct report *r, uint64_t arg)
+{
+	static uint8_t zeros[VU_PAYLOAD_MAX];
+	struct vu_msg m = {.req = VU_GET_FEATURES, .flags = VU_VERSION};
+	size_t len = VU_HDR;
+	struct conn c;
+
+	m.size = (uint32_t)arg;
+	if (arg <= VU_PAYLOAD_MAX)
+		len += arg; /* the payload really follows */
+	SENT(r, "GET_FEATURES with size %#x%s", m.size,
+	     arg <= VU_PAYLOAD_MAX ? " and that many bytes" : ", no payload");
+	if (fresh(&c, r) < 0)
+		return;
+	memcpy(m.p.raw, zeros, len - VU_HDR);
+	if (send_raw(c.fd, &m, len, NULL, 0, 0) < 0)
+		GOT(r, "%s", out_str(OUT_CLOSED));
+	else
+		GOT(r, "%s", react(&c, false));
+	conn_close(&c);
+}
+
+/* SET_MEM_TABLE whose size covers nregions only: regions are not sent. */
+static void s_mem_short(struct report *r, uint64_t arg)
+{
+	uint32_t n[2] = {1, 0};
+	struct dev d;
+
+	(void)arg;
+	SENT(r, "SET_MEM_TABLE with size 8 (nregions 1, no region) + memfd");
+	if (dev_mem(&d, r) == 0)
+		GOT(r, "%s",
+		    attack(&d.c, VU_SET_MEM_TABLE, n, 8, &d.g.memfd, 1));
+	conn_close(&d.c);
+	guest_fini(&d.g);
+}
+
+static void s_unknown(struct report *r, uint64_t arg)
+{
+	struct conn c;
+
+	SENT(r, "request %#x before anything else, no reply asked",
+	     (unsigned)arg);
+	if (fresh(&c, r) < 0)
+		return;
+	GOT(r, "%s", attack(&c, (uint32_t)arg, NULL, 0, NULL, 0));
+	conn_close(&c);
+}
+
+static void s_unknown_ack(struct report *r, uint64_t arg)
+{
+	const char *step = "";
+	struct conn c;
+
+	SENT(r, "negotiation, then request %u with NEED_REPLY", (unsigned)arg);
+	if (fresh(&c, r) < 0)
+		return;
+	if (hs_negotiate(&c, &step) != OUT_OK)
+		GOT(r, "negotiation failed at %s", step);
+	else if (vu_send(c.fd, (uint32_t)arg, VU_NEED_REPLY, NULL, 0, NULL, 0) <
+		 0)
+		GOT(r, "%s", out_str(OUT_CLOSED));
+	else
+		GOT(r, "%s", react(&c, true));
+	conn_close(&c);
+}
+
+static void s_bad_version(struct report *r, uint64_t arg)
+{
+	struct vu_msg m = {.req = VU_GET_FEATURES, .flags = (uint32_t)arg};
+	struct conn c;
+	int rc;
+
+	SENT(r, "GET_FEATURES with flags %#x (version %u)", (unsigned)arg,
+	     (unsigned)arg & 3);
+	if (fresh(&c, r) < 0)
+		return;
+	rc = send_raw(c.fd, &m, VU_HDR, NULL, 0, 0);
+	if (rc == 0)
+		rc = vu_recv(c.fd, &m, opt.timeout_ms);
+	GOT(r, "%s", rc == 1 ? "answered it anyway" : out_str(rc_out(rc)));
+	conn_close(&c);
+}
+
+/* Can many fds in one message leak?  Acked ones, then one with 253. */
+static void s_fd_flood(struct report *r, uint64_t arg)
+{
+	int fds[MAX_SEND_FDS], nacks = 0, rounds = (int)arg;
+	struct dev d;
+
+	SENT(r,
+	     "%d x SET_OWNER with NEED_REPLY and 8 fds; then GET_FEATURES "
+	     "with %d fds",
+	     rounds, MAX_SEND_FDS);
+	for (int i = 0; i < MAX_SEND_FDS; i++)
+		if ((fds[i] = eventfd(0, EFD_CLOEXEC)) < 0)
+			die("eventfd");
+	if (dev_mem(&d, r) == 0) {
+		for (int i = 0; i < rounds && d.c.ack; i++)
+			nacks += vu_set(&d.c, VU_SET_OWNER, NULL, 0, fds, 8) ==
+				 OUT_NACK;
+		GOT(r, "%d of %d fd-carrying SET_OWNERs nacked", nacks,
+		    d.c.ack ? rounds : 0);
+		GOT(r, "%s",
+		    attack(&d.c, VU_GET_FEATURES, NULL, 0, fds, MAX_SEND_FDS));
+	}
+	for (int i = 0; i < MAX_SEND_FDS; i++)
+		close(fds[i]);
+	conn_close(&d.c);
+	guest_fini(&d.g);
+}
+
+/* ---- scenarios: vrings ------------------------------------------------------- */
+
+/* After a tolerated attack: does the same connection still run a device? */
+static void then_run(struct dev *d, struct report *r)
+{
+	const char *step = "";
+	enum out o = hs_vring(&d->c, &d->g, 0, &step);
+	uint16_t u;
+
+	if (o == OUT_OK)
+		o = hs_vring(&d->c, &d->g, 1, &step);
+	if (o == OUT_OK)
+		o = hs_start(&d->c, &step);
+	if (o != OUT_OK) {
+		GOT(r, "then the handshake failed at %s: %s", step, out_str(o));
+		conn_close(&d->c);
+		return;
+	}
+	for (uint16_t i = 0; i < 4; i++)
+		tx_valid(&d->g, (uint16_t)(16 + i));
+	u = tx_wait(&d->g, 4, opt.timeout_ms);
+	GOT(r, "then the device ran: %u of 4 frames consumed", u);
+}
+
+static void s_vring_num(struct report *r, uint64_t arg)
+{
+	const char *how;
+	struct vu_state st = {1, (uint32_t)arg};
+	struct dev d;
+
+	SENT(r, "SET_VRING_NUM vring 1 size %u (no reply asked)",
+	     (unsigned)arg);
+	if (dev_mem(&d, r) == 0) {
+		how = attack(&d.c, VU_SET_VRING_NUM, &st, sizeof(st), NULL, 0);
+		GOT(r, "%s", how);
+		if (d.c.fd >= 0 && strncmp(how, "kept", 4) == 0)
+			then_run(&d, r);
+	}
+	dev_down(&d, r);
+}
+
+static void s_vring_idx(struct report *r, uint64_t arg)
+{
+	struct vu_state st = {(uint32_t)arg, QSZ};
+	const char *how;
+	struct dev d;
+
+	SENT(r, "SET_VRING_NUM on vring index %u", (unsigned)arg);
+	if (dev_mem(&d, r) == 0) {
+		how = attack(&d.c, VU_SET_VRING_NUM, &st, sizeof(st), NULL, 0);
+		GOT(r, "%s", how);
+		if (strncmp(how, "kept", 4) == 0)
+			then_run(&d, r);
+	}
+	dev_down(&d, r);
+}
+
+/* The same, with 8 eventfds attached to the message. */
+static void s_idx_fds(struct report *r, uint64_t arg)
+{
+	struct vu_state st = {(uint32_t)arg, QSZ};
+	int fds[8];
+	struct dev d;
+
+	SENT(r, "SET_VRING_NUM on vring index %u with 8 eventfds attached",
+	     (unsigned)arg);
+	for (int i = 0; i < 8; i++)
+		if ((fds[i] = eventfd(0, EFD_CLOEXEC)) < 0)
+			die("eventfd");
+	if (dev_mem(&d, r) == 0)
+		GOT(r, "%s",
+		    attack(&d.c, VU_SET_VRING_NUM, &st, sizeof(st), fds, 8));
+	for (int i = 0; i < 8; i++)
+		close(fds[i]);
+	conn_close(&d.c);
+	guest_fini(&d.g);
+}
+
+/* Vring 1's addresses, by variant. */
+enum addr_kind { ADDR_OUTSIDE, ADDR_WRAP, ADDR_STRADDLE, ADDR_NOMEM };
+
+static void bad_addrs(struct guest *g, uint64_t kind, uint64_t a[3])
+{
+	uint64_t end = uaddr(g->mem) + MEM_SIZE;
+
+	if (kind == ADDR_OUTSIDE) {
+		a[0] = end + 0x100000;
+		a[1] = end + 0x101000;
+		a[2] = end + 0x102000;
+	} else if (kind == ADDR_WRAP) {
+		a[0] = 0xfffffffffffff000ull;
+		a[1] = 0xffffffffffffff00ull;
+		a[2] = 0xfffffffffffffff0ull;
+	} else { /* straddle the end; NOMEM: valid, but no table yet */
+		a[0] = kind == ADDR_STRADDLE ? end - 0x800
+					     : uaddr(ring_desc(g, 1));
+		a[1] = uaddr(ring_avail(g, 1));
+		a[2] = uaddr(ring_used(g, 1));
+	}
+}
+
+static const char *const addr_names[] = {
+	"outside the memory table", "that wrap around 2^64",
+	"whose desc table straddles the end of memory",
+	"before any SET_MEM_TABLE"};
+
+static void s_ring_addr(struct report *r, uint64_t kind)
+{
+	const char *step = "";
+	struct vu_addr a = {1, 0, 0, 0, 0, 0};
+	uint64_t v[3];
+	struct dev d;
+	enum out o;
+
+	SENT(r, "vring 1 addresses %s, then KICK/CALL/enable",
+	     addr_names[kind]);
+	guest_init(&d.g);
+	if (fresh(&d.c, r) < 0 || hs_negotiate(&d.c, &step) != OUT_OK ||
+	    (kind != ADDR_NOMEM &&
+	     (hs_mem(&d.c, &d.g, &step) != OUT_OK ||
+	      hs_vring(&d.c, &d.g, 0, &step) != OUT_OK))) {
+		GOT(r, "set-up failed at %s", step);
+		dev_down(&d, r);
+		return;
+	}
+	bad_addrs(&d.g, kind, v);
+	a.desc = v[0], a.avail = v[1], a.used = v[2];
+	o = vu_set_state(&d.c, VU_SET_VRING_NUM, 1, QSZ);
+	if (o == OUT_OK)
+		o = vu_set(&d.c, VU_SET_VRING_ADDR, &a, sizeof(a), NULL, 0);
+	GOT(r, "SET_VRING_ADDR: %s", out_str(o));
+	if (o == OUT_OK)
+		o = set_vring_fd(&d.c, VU_SET_VRING_KICK, 1, d.g.kick[1]);
+	if (o == OUT_OK)
+		o = set_vring_fd(&d.c, VU_SET_VRING_CALL, 1, d.g.call[1]);
+	if (o == OUT_OK)
+		o = hs_start(&d.c, &step);
+	GOT(r, "rest of the handshake: %s", out_str(o));
+	dev_down(&d, r);
+}
+
+/* A running device whose vring 1 moves outside memory, then back. */
+static void s_ring_addr_running(struct report *r, uint64_t arg)
+{
+	uint64_t v[3];
+	struct dev d;
+	enum out o;
+
+	(void)arg;
+	SENT(r, "running device; vring 1 moved outside memory, a frame "
+		"posted, vring 1 moved back");
+	if (dev_up(&d, r) < 0) {
+		dev_down(&d, r);
+		return;
+	}
+	bad_addrs(&d.g, ADDR_OUTSIDE, v);
+	o = set_vring_addr(&d.c, 1, v[0], v[1], v[2]);
+	GOT(r, "move out: %s", out_str(o));
+	tx_valid(&d.g, 16);
+	GOT(r, "frame meanwhile: %s",
+	    tx_wait(&d.g, 1, 1000) == 1 ? "consumed" : "not consumed");
+	o = set_vring_addr(&d.c, 1, uaddr(ring_desc(&d.g, 1)),
+			   uaddr(ring_avail(&d.g, 1)),
+			   uaddr(ring_used(&d.g, 1)));
+	GOT(r, "move back: %s, frame %s", out_str(o),
+	    tx_wait(&d.g, 1, opt.timeout_ms) == 1 ? "consumed"
+						  : "still not consumed");
+	dev_down(&d, r);
+}
+
+/* ---- scenarios: memory tables ------------------------------------------------ */
+
+enum mem_kind {
+	MEM_ZERO_REGIONS,
+	MEM_TOO_MANY,
+	MEM_FDS_FEWER,
+	MEM_FDS_MORE,
+	MEM_FD_PIPE,
+	MEM_FD_DEVNULL,
+	MEM_FD_SOCKET,
+	MEM_FD_READONLY,
+	MEM_ZERO_SIZE,
+	MEM_OVERLAP,
+	MEM_HUGE,
+	MEM_OVERFLOW,
+	MEM_GPA_WRAP,
+	MEM_PAST_EOF,
+};
+
+static const char *const mem_names[] = {
+	"0 regions, no fd",
+	"9 regions, 8 fds",
+	"2 regions, 1 fd",
+	"1 region, 3 fds",
+	"1 region whose fd is a pipe",
+	"1 region whose fd is /dev/null",
+	"1 region whose fd is a socket",
+	"1 region whose fd is a read-only regular file",
+	"1 region of size 0",
+	"2 overlapping regions on one memfd",
+	"1 region of size 2^63 - 2^24",
+	"1 region whose size + mmap_offset overflow",
+	"1 region whose guest address range wraps around 2^64",
+	"1 region 16x larger than its 4 MiB memfd (valid offset)",
+};
+
+/* The fd(s) a variant sends; *owned says which ones to close after. */
+static int mem_fds(struct guest *g, uint64_t kind, int fds[9], int *owned)
+{
+	int p[2], n = 1;
+
+	*owned = 0;
+	fds[0] = g->memfd;
+	if (kind == MEM_ZERO_REGIONS)
+		return 0;
+	if (kind == MEM_TOO_MANY || kind == MEM_FDS_MORE ||
+	    kind == MEM_OVERLAP) {
+		n = kind == MEM_TOO_MANY ? 8 : kind == MEM_OVERLAP ? 2 : 3;
+		for (int i = 0; i < n; i++)
+			fds[i] = g->memfd;
+	} else if (kind == MEM_FD_PIPE && pipe(p) == 0) {
+		fds[0] = p[0], fds[1] = p[1], *owned = 2;
+	} else if (kind == MEM_FD_DEVNULL || kind == MEM_FD_READONLY) {
+		fds[0] = open(kind == MEM_FD_DEVNULL ? "/dev/null"
+						     : "/proc/self/exe",
+			      O_RDONLY | O_CLOEXEC);
+		*owned = 1;
+	} else if (kind == MEM_FD_SOCKET &&
+		   socketpair(AF_UNIX, SOCK_STREAM, 0, p) == 0) {
+		fds[0] = p[0], fds[1] = p[1], *owned = 2;
+	}
+	if (fds[0] < 0)
+		die("mem fd");
+	return n;
+}
+
+static uint32_t mem_regions(struct guest *g, uint64_t kind,
+			    struct vu_region reg[9])
+{
+	struct vu_region base = guest_region(g);
+	uint32_t n = 1;
+
+	for (int i = 0; i < 9; i++)
+		reg[i] = base;
+	if (kind == MEM_ZERO_REGIONS)
+		n = 0;
+	else if (kind == MEM_TOO_MANY)
+		n = 9;
+	else if (kind == MEM_FDS_FEWER || kind == MEM_OVERLAP)
+		n = 2;
+	if (kind == MEM_ZERO_SIZE)
+		reg[0].size = 0;
+	if (kind == MEM_OVERLAP) /* second: 1 MiB in, overlaps the first */
+		reg[1] = (struct vu_region){GPA_BASE + 0x100000, MEM_SIZE / 2,
+					    uaddr(g->mem) + 0x100000, 0x100000};
+	if (kind == MEM_HUGE)
+		reg[0].size = 0x7fffffffff000000ull;
+	if (kind == MEM_OVERFLOW)
+		reg[0].size = 0xfffffffffffff000ull, reg[0].offset = 0x2000;
+	if (kind == MEM_GPA_WRAP)
+		reg[0].gpa = 0xffffffffffff0000ull;
+	if (kind == MEM_PAST_EOF)
+		reg[0].size = 16ull * MEM_SIZE;
+	return n;
+}
+
+static void s_mem(struct report *r, uint64_t kind)
+{
+	struct vu_region reg[9];
+	int fds[9], nfds, owned;
+	const char *how;
+	struct vu_mem mem;
+	struct dev d;
+
+	SENT(r, "SET_MEM_TABLE: %s", mem_names[kind]);
+	guest_init(&d.g);
+	memset(&mem, 0, sizeof(mem));
+	nfds = mem_fds(&d.g, kind, fds, &owned);
+	mem.nregions = mem_regions(&d.g, kind, reg);
+	memcpy(mem.regions, reg, sizeof(mem.regions));
+	if (fresh(&d.c, r) == 0) {
+		const char *step = "";
+
+		if (hs_negotiate(&d.c, &step) != OUT_OK)
+			GOT(r, "negotiation failed at %s", step);
+		how = attack(&d.c, VU_SET_MEM_TABLE, &mem, sizeof(mem), fds,
+			     nfds);
+		GOT(r, "%s", how);
+		if (strncmp(how, "kept", 4) == 0 &&
+		    (kind == MEM_OVERLAP || kind == MEM_PAST_EOF))
+			then_run(&d, r);
+	}
+	for (int i = 0; i < owned; i++)
+		close(fds[i]);
+	dev_down(&d, r);
+}
+
+/* ---- scenarios: malicious descriptors on a running device ----------------- */
+
+enum tx_kind {
+	TX_LEN_MAX,
+	TX_LEN_ZERO,
+	TX_HDR_ONLY,
+	TX_ADDR_OUTSIDE,
+	TX_ADDR_WRAP,
+	TX_CHAIN_LOOP,
+	TX_NEXT_OOB,
+	TX_HEAD_OOB,
+	TX_IND_LEN,
+	TX_IND_EMPTY,
+	TX_IND_OUTSIDE,
+	TX_IND_LOOP,
+	TX_IND_STRADDLE,
+	TX_PAST_EOF,
+};
+
+static const char *const tx_names[] = {
+	"a descriptor of length 0xffffffff",
+	"a descriptor of length 0",
+	"a descriptor holding only the 12-byte virtio-net header",
+	"a descriptor addressing 1 MiB past the end of guest memory",
+	"a descriptor whose address range wraps around 2^64",
+	"a two-descriptor next-chain loop",
+	"a next index beyond the ring",
+	"an avail ring entry 0xffff (head beyond the ring)",
+	"an indirect table longer than the ring",
+	"an indirect table of length 0",
+	"an indirect table outside guest memory",
+	"an indirect table whose chain loops",
+	"an indirect table straddling the end of guest memory",
+	"a descriptor in the declared region but past the end of its memfd",
+};
+
+/* Write the malicious chain for @kind at descriptor 0 (table at slot 8). */
+static void tx_bad_chain(struct guest *g, uint64_t kind)
+{
+	uint64_t buf = frame_write(g, 0), end = GPA_BASE + MEM_SIZE;
+	uint64_t tbl = GPA_BASE + BUF_OFF + 8 * BUF_SIZE;
+	struct vdesc *t = (struct vdesc *)(g->mem + BUF_OFF + 8 * BUF_SIZE);
+	static const uint32_t len[] = {0xffffffffu, 0, NET_HDR};
+	static const uint32_t ind_len[] = {16 * (QSZ + 1), 0, 32, 32, 64};
+
+	if (kind <= TX_HDR_ONLY)
+		desc_set(g, 0, buf, len[kind], 0, 0);
+	else if (kind == TX_ADDR_OUTSIDE)
+		desc_set(g, 0, end + 0x100000, 1514, 0, 0);
+	else if (kind == TX_ADDR_WRAP)
+		desc_set(g, 0, 0xfffffffffffff800ull, 0x1000, 0, 0);
+	else if (kind == TX_CHAIN_LOOP || kind == TX_IND_LOOP) {
+		struct vdesc *d = kind == TX_IND_LOOP ? t : ring_desc(g, 1);
+
+		d[0] = (struct vdesc){buf, 64, VRING_F_NEXT, 1};
+		d[1] = (struct vdesc){buf, 64, VRING_F_NEXT, 0};
+	} else if (kind == TX_NEXT_OOB)
+		desc_set(g, 0, buf, 64, VRING_F_NEXT, 0x7fff);
+	else if (kind == TX_PAST_EOF)
+		desc_set(g, 0, GPA_BASE + 8 * MEM_SIZE, 64, 0, 0);
+	if (kind == TX_IND_OUTSIDE)
+		tbl = end + 0x1000;
+	if (kind == TX_IND_STRADDLE)
+		tbl = end - 16;
+	if (kind >= TX_IND_LEN && kind <= TX_IND_STRADDLE)
+		desc_set(g, 0, tbl, ind_len[kind - TX_IND_LEN],
+			 VRING_F_INDIRECT, 0);
+	tx_post(g, kind == TX_HEAD_OOB ? 0xffff : 0);
+}
+
+static void s_tx(struct report *r, uint64_t kind)
+{
+	struct dev d;
+	uint16_t u;
+
+	SENT(r, "running device; on vring 1: %s, kick; then a valid frame",
+	     tx_names[kind]);
+	if (dev_up(&d, r) < 0) {
+		dev_down(&d, r);
+		return;
+	}
+	tx_bad_chain(&d.g, kind);
+	u = tx_wait(&d.g, 1, 1000);
+	GOT(r, "%s", u == 1 ? "consumed it" : "did not consume it");
+	tx_valid(&d.g, 16);
+	u = tx_wait(&d.g, (uint16_t)(u + 1), 1000);
+	GOT(r, "used idx now %u (%s)", u,
+	    u == 2   ? "the valid frame went through"
+	    : u == 1 ? "consumed one of the two"
+		     : "the ring is wedged on the bad chain");
+	dev_down(&d, r);
+}
+
+/* A descriptor beyond the memfd's end inside a region declared larger. */
+static void s_tx_past_eof(struct report *r, uint64_t arg)
+{
+	struct vu_region reg;
+	const char *step = "";
+	struct dev d;
+	enum out o;
+
+	(void)arg;
+	SENT(r, "memory region declared 16x its 4 MiB memfd; running device; "
+		"a TX descriptor 32 MiB in");
+	guest_init(&d.g);
+	reg = guest_region(&d.g);
+	reg.size = 16ull * MEM_SIZE;
+	if (fresh(&d.c, r) < 0) {
+		guest_fini(&d.g);
+		return;
+	}
+	o = hs_negotiate(&d.c, &step);
+	if (o == OUT_OK)
+		o = set_mem(&d.c, &reg, 1, &d.g.memfd, 1);
+	GOT(r, "SET_MEM_TABLE: %s", out_str(o));
+	if (o == OUT_OK)
+		o = hs_vring(&d.c, &d.g, 0, &step);
+	if (o == OUT_OK)
+		o = hs_vring(&d.c, &d.g, 1, &step);
+	if (o == OUT_OK)
+		o = hs_start(&d.c, &step);
+	if (o == OUT_OK) {
+		tx_bad_chain(&d.g, TX_PAST_EOF);
+		sleep_ms(1000);
+		GOT(r, "then: %s", out_str(probe(&d.c)));
+	}
+	dev_down(&d, r);
+}
+
+/* Frames far larger than the backend's mbuf pool, re-posted for a while. */
+static void s_tx_giant(struct report *r, uint64_t arg)
+{
+	uint64_t end;
+	unsigned int sent = 0;
+	struct dev d;
+	uint16_t u = 0;
+
+	SENT(r,
+	     "running device; for %d ms, frames chaining %u descriptors of "
+	     "the whole 4 MiB guest memory (%u MiB each)",
+	     opt.hold_ms, (unsigned)arg, (unsigned)arg * (MEM_SIZE >> 20));
+	if (dev_up(&d, r) < 0) {
+		dev_down(&d, r);
+		return;
+	}
+	frame_write(&d.g, 0); /* the first bytes: a frame to ourselves */
+	for (uint16_t i = 0; i < arg; i++)
+		desc_set(&d.g, i, GPA_BASE, MEM_SIZE,
+			 (uint64_t)i + 1 < arg ? VRING_F_NEXT : 0,
+			 (uint16_t)(i + 1));
+	end = now_ms() + (uint64_t)opt.hold_ms;
+	while (now_ms() < end) {
+		tx_post(&d.g, 0);
+		sent++;
+		u = tx_wait(&d.g, (uint16_t)sent, opt.timeout_ms);
+		if (u != (uint16_t)sent)
+			break;
+	}
+	GOT(r, "consumed %u of %u giant frames", u, sent);
+	tx_valid(&d.g, 16);
+	GOT(r, "a valid frame after them: %s",
+	    tx_wait(&d.g, (uint16_t)(u + 1), opt.timeout_ms) == u + 1
+		    ? "consumed"
+		    : "not consumed");
+	dev_down(&d, r);
+}
+
+/* ---- scenarios: notification fds --------------------------------------------- */
+
+/* KICK/CALL whose fd does not match the "no fd" flag. */
+static void s_vring_fd_mismatch(struct report *r, uint64_t arg)
+{
+	uint32_t req = arg & 1 ? VU_SET_VRING_CALL : VU_SET_VRING_KICK;
+	bool with_fd = arg & 2;
+	uint64_t v = 1 | (with_fd ? VU_NOFD : 0);
+	struct dev d;
+
+	SENT(r, "SET_VRING_%s vring 1 %s", arg & 1 ? "CALL" : "KICK",
+	     with_fd ? "with the no-fd flag and an eventfd"
+		     : "without the no-fd flag and without an fd");
+	if (dev_mem(&d, r) == 0)
+		GOT(r, "%s",
+		    attack(&d.c, req, &v, sizeof(v), &d.g.kick[1],
+			   with_fd ? 1 : 0));
+	dev_down(&d, r);
+}
+
+enum fd_kind { FD_KICK_NONE, FD_CALL_NONE, FD_KICK_SOCKET, FD_CALL_DEVNULL };
+
+static const char *const fd_names[] = {"no kick fd (polling guest)",
+				       "no call fd", "a socket as kick fd",
+				       "/dev/null as call fd"};
+
+/* A whole device whose vring 1 kick or call fd is odd but legal-ish. */
+static void s_vring_fd_odd(struct report *r, uint64_t kind)
+{
+	int *slot, sp[2] = {-1, -1};
+	struct dev d;
+	uint16_t u;
+
+	SENT(r, "running device with %s on vring 1, 4 frames", fd_names[kind]);
+	guest_init(&d.g);
+	slot = kind == FD_KICK_NONE || kind == FD_KICK_SOCKET ? &d.g.kick[1]
+							      : &d.g.call[1];
+	close_fd(slot);
+	if (kind == FD_KICK_SOCKET &&
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sp) == 0)
+		*slot = sp[0];
+	else if (kind == FD_CALL_DEVNULL)
+		*slot = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (dev_up_with(&d, r, false) == 0) {
+		for (uint16_t i = 0; i < 4; i++)
+			tx_valid(&d.g, (uint16_t)(16 + i));
+		u = tx_wait(&d.g, 4, opt.timeout_ms);
+		GOT(r, "device ran: %u of 4 frames consumed", u);
+	}
+	close_fd(&sp[1]);
+	dev_down(&d, r);
+}
+
+/*
+ * Blocking fds.  The backend gets a descriptor of an open file description
+ * we share: its O_NONBLOCK is ours to clear, its buffer ours to fill.
+ */
+static void set_blocking(int fd, bool block)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	fcntl(fd, F_SETFL, block ? fl & ~O_NONBLOCK : fl | O_NONBLOCK);
+}
+
+static void drain(int fd)
+{
+	char buf[4096];
+
+	set_blocking(fd, false);
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+}
+
+/* Post @n valid frames and say how many the backend consumed in @ms. */
+static uint16_t tx_some(struct guest *g, uint16_t n, int ms)
+{
+	uint16_t want = (uint16_t)(g->avail_idx + n);
+
+	for (uint16_t i = 0; i < n; i++)
+		tx_valid(g, (uint16_t)(16 + (g->avail_idx % 64)));
+	return tx_wait(g, want, ms);
+}
+
+/*
+ * vring 1's kick fd is a pipe we also read; once the device runs we clear
+ * O_NONBLOCK on it.  A backend that reads kick fds (vsw's control thread
+ * counts kicks) then blocks; we close the connection and see whether a new
+ * one is served, then write to the pipe to let it go.
+ */
+static void s_kick_blocking(struct report *r, uint64_t arg)
+{
+	int p[2], fd;
+	struct dev d;
+	uint64_t t0;
+
+	(void)arg;
+	SENT(r,
+	     "running device whose vring 1 kick fd is a pipe; O_NONBLOCK "
+	     "cleared on it after start; disconnect; after %d ms a write "
+	     "to the pipe",
+	     opt.hold_ms);
+	guest_init(&d.g);
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+		die("pipe");
+	close_fd(&d.g.kick[1]);
+	d.g.kick[1] = p[0];
+	if (dev_up_with(&d, r, false) == 0) {
+		set_blocking(p[0], true);
+		sleep_ms(1000); /* a kick-reading backend is now stuck */
+		conn_close(&d.c);
+		fd = probe_start(opt.probe);
+		t0 = now_ms();
+		GOT(r, "a new connection to %s %s", opt.probe,
+		    fd < 0 ? "was refused"
+		    : probe_finish(fd, opt.hold_ms) == 1
+			    ? "was served at once"
+			    : "got no answer while the pipe stayed empty");
+		kick(p[1]);
+		if (fd >= 0 && probe_finish(fd, opt.timeout_ms) == 1)
+			GOT(r, "it was answered %u ms after the write",
+			    (unsigned)(now_ms() - t0 - (uint64_t)opt.hold_ms));
+		close_fd(&fd);
+	}
+	close_fd(&p[1]);
+	dev_down(&d, r);
+}
+
+/*
+ * vring 1's call fd cannot take a write: a full blocking pipe, or an
+ * eventfd whose counter we set to its maximum.  The backend writes it when
+ * it returns TX buffers to us (interrupts are not suppressed): does its
+ * data path stop?  After hold_ms we drain it.
+ */
+static int full_call_fd(uint64_t pipe_kind, int *peer)
+{
+	uint64_t max = 0xfffffffffffffffeull;
+	char buf[4096] = {0};
+	int p[2], fd;
+
+	if (pipe_kind) {
+		if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+			die("pipe");
+		while (write(p[1], buf, sizeof(buf)) > 0)
+			;
+		set_blocking(p[1], true);
+		*peer = p[0];
+		return p[1];
+	}
+	fd = eventfd(0, EFD_CLOEXEC);
+	if (fd < 0 || write(fd, &max, sizeof(max)) != sizeof(max))
+		die("eventfd");
+	*peer = -1;
+	return fd;
+}
+
+static void s_call_full(struct report *r, uint64_t pipe_kind)
+{
+	int peer;
+	struct dev d;
+	uint16_t before, u;
+
+	SENT(r,
+	     "running device whose vring 1 call fd is %s; 1 frame, then 4 "
+	     "more; drained after %d ms",
+	     pipe_kind ? "a full blocking pipe" : "an eventfd at its maximum",
+	     opt.hold_ms);
+	guest_init(&d.g);
+	close_fd(&d.g.call[1]);
+	d.g.call[1] = full_call_fd(pipe_kind, &peer);
+	if (dev_up_with(&d, r, false) == 0) {
+		u = tx_some(&d.g, 1, 1000);
+		before = u;
+		u = tx_some(&d.g, 4, opt.hold_ms);
+		GOT(r, "first frame %s; %u of the 4 next consumed in %d ms",
+		    before == 1 ? "consumed" : "not consumed",
+		    (uint16_t)(u - before), opt.hold_ms);
+		drain(pipe_kind ? peer : d.g.call[1]);
+		u = tx_wait(&d.g, d.g.avail_idx, opt.timeout_ms);
+		GOT(r, "after draining: %u of 5 consumed", u);
+	}
+	close_fd(&peer);
+	dev_down(&d, r);
+}
+
+/* ---- scenarios: one connection against the backend's other ones ------------- */
+
+/*
+ * While @fd misbehaves (the caller set it up), is a new connection to
+ * opt.probe served within hold_ms?  Then close @fd and time the answer.
+ */
+static void others_while(struct report *r, int fd)
+{
+	int pfd = probe_start(opt.probe);
+	uint64_t t0 = now_ms();
+	int rc;
+
+	if (pfd < 0) {
+		GOT(r, "a new connection to %s was refused", opt.probe);
+		close(fd);
+		return;
+	}
+	rc = probe_finish(pfd, opt.hold_ms);
+	close(fd);
+	if (rc == 1) {
+		GOT(r, "a new connection to %s was served meanwhile",
+		    opt.probe);
+	} else if (rc == -ETIMEDOUT) {
+		GOT(r, "a new connection to %s got no answer for %d ms",
+		    opt.probe, opt.hold_ms);
+		rc = probe_finish(pfd, opt.timeout_ms);
+		GOT(r, "%s %u ms after we closed",
+		    rc == 1 ? "it was answered" : "still nothing",
+		    (unsigned)(now_ms() - t0 - (uint64_t)opt.hold_ms));
+	} else {
+		GOT(r, "a new connection to %s was closed", opt.probe);
+	}
+	close(pfd);
+}
+
+/* A header announcing 8 payload bytes that never come. */
+static void s_stall(struct report *r, uint64_t arg)
+{
+	struct vu_msg m = {
+		.req = VU_SET_FEATURES, .flags = VU_VERSION, .size = 8};
+	struct conn c;
+
+	(void)arg;
+	SENT(r,
+	     "SET_FEATURES header announcing 8 bytes, no payload, "
+	     "connection held %d ms",
+	     opt.hold_ms);
+	if (fresh(&c, r) < 0)
+		return;
+	if (send_raw(c.fd, &m, VU_HDR, NULL, 0, 0) < 0) {
+		GOT(r, "send failed");
+		conn_close(&c);
+		return;
+	}
+	sleep_ms(200);
+	others_while(r, c.fd);
+}
+
+/* GET_FEATURES requests without ever reading a reply. */
+static void s_reply_flood(struct report *r, uint64_t arg)
+{
+	struct vu_msg m = {.req = VU_GET_FEATURES, .flags = VU_VERSION};
+	uint64_t end = now_ms() + 2000;
+	unsigned int n = 0;
+	struct conn c;
+
+	(void)arg;
+	if (fresh(&c, r) < 0)
+		return;
+	while (n < 1000000 && now_ms() < end) {
+		int rc = send_raw(c.fd, &m, VU_HDR, NULL, 0, MSG_DONTWAIT);
+
+		if (rc == -EAGAIN) {
+			sleep_ms(10);
+			continue;
+		}
+		if (rc < 0)
+			break;
+		n++;
+	}
+	SENT(r, "%u GET_FEATURES in 2 s, never reading a reply", n);
+	others_while(r, c.fd);
+}
+
+/* Connect, handshake, disconnect, N times (alternately abrupt/normal). */
+static void s_reconnect_storm(struct report *r, uint64_t arg)
+{
+	int ok = 0, first_bad = -1;
+	const char *why = "";
+	struct guest g;
+
+	(void)arg;
+	SENT(r,
+	     "%d x (connect, full handshake, disconnect; odd ones with "
+	     "GET_VRING_BASE first)",
+	     opt.storm);
+	guest_init(&g);
+	for (int i = 0; i < opt.storm; i++) {
+		const char *step = "connect";
+		struct conn c;
+		enum out o = conn_open(&c, opt.path) < 0
+				     ? OUT_CLOSED
+				     : handshake(&c, &g, &step);
+
+		if (o == OUT_OK && i % 2)
+			o = hs_stop(&c);
+		conn_close(&c);
+		if (o == OUT_OK) {
+			ok++;
+		} else if (first_bad < 0) {
+			first_bad = i;
+			why = step;
+		}
+	}
+	GOT(r, "%d of %d handshakes completed", ok, opt.storm);
+	if (first_bad >= 0)
+		GOT(r, "first failure at #%d (%s)", first_bad, why);
+	guest_fini(&g);
+	sleep_ms(500);
+	GOT(r, "%s", served());
+}
+
+/* Hold N connections at once; are others (opt.probe) still served? */
+static void s_conn_flood(struct report *r, uint64_t arg)
+{
+	int *fds = calloc((size_t)opt.flood, sizeof(int));
+	int held = 0, refused = 0, pfd;
+
+	(void)arg;
+	if (fds == NULL)
+		die("calloc");
+	SENT(r,
+	     "%d connections held open at once (each answered one "
+	     "GET_FEATURES)",
+	     opt.flood);
+	for (int i = 0; i < opt.flood; i++) {
+		fds[i] = probe_start(opt.path);
+		if (fds[i] >= 0 && probe_finish(fds[i], opt.timeout_ms) == 1) {
+			held++;
+			continue;
+		}
+		refused++;
+		close_fd(&fds[i]);
+	}
+	GOT(r, "%d served, %d refused or closed", held, refused);
+	pfd = probe_start(opt.probe);
+	GOT(r, "meanwhile a new connection to %s: %s", opt.probe,
+	    pfd >= 0 && probe_finish(pfd, opt.timeout_ms) == 1 ? "served"
+							       : "not served");
+	close_fd(&pfd);
+	for (int i = 0; i < opt.flood; i++)
+		close_fd(&fds[i]);
+	free(fds);
+	sleep_ms(500);
+	GOT(r, "after closing them all, %s", served());
+}
+
+#define HOG_CONNS 8
+
+/*
+ * Size the vrings of @d, 32768 entries each (about 1.25 MiB of backend
+ * heap); after a refusal, halve the size, so that the heap ends up full.
+ * Returns the entries taken; *size becomes 0 once even 1 is refused.
+ */
+static uint64_t hog_one(struct dev *d, uint32_t *size)
+{
+	uint64_t taken = 0;
+
+	/* vring 255 first: the backend allocates all 256 vrings at once */
+	if (vu_set_state(&d->c, VU_SET_VRING_NUM, 255, 1) != OUT_OK)
+		return 0;
+	for (uint32_t q = 0; q < 256 && *size > 0; q++) {
+		enum out o = vu_set_state(&d->c, VU_SET_VRING_NUM, q, *size);
+
+		if (o == OUT_OK)
+			taken += *size;
+		else if (o == OUT_NACK)
+			*size /= 2, q--; /* retry this vring smaller */
+		else
+			break;
+	}
+	return taken;
+}
+
+/* Could another guest (on opt.probe) even size its two rings now? */
+static const char *hog_victim(struct report *r)
+{
+	const char *step = "";
+	struct dev v;
+	enum out o;
+
+	guest_init(&v.g);
+	if (conn_open(&v.c, opt.probe) < 0) {
+		guest_fini(&v.g);
+		return "could not connect";
+	}
+	o = hs_negotiate(&v.c, &step);
+	if (o == OUT_OK)
+		o = hs_mem(&v.c, &v.g, &step);
+	if (o == OUT_OK)
+		o = vu_set_state(&v.c, VU_SET_VRING_NUM, 0, QSZ);
+	if (o == OUT_OK)
+		o = vu_set_state(&v.c, VU_SET_VRING_NUM, 1, QSZ);
+	conn_close(&v.c);
+	guest_fini(&v.g);
+	(void)r;
+	return o == OUT_OK     ? "it could"
+	       : o == OUT_NACK ? "it was refused"
+			       : out_str(o);
+}
+
+/*
+ * Every vring index at the largest legal size, on up to HOG_CONNS
+ * connections, until the backend's heap is full: can a guest on opt.probe
+ * set up its rings meanwhile?  Is everything given back afterwards?
+ */
+static void s_heap_hog(struct report *r, uint64_t arg)
+{
+	struct dev d[HOG_CONNS];
+	uint32_t size = 32768;
+	uint64_t total = 0;
+	int n = 0;
+
+	(void)arg;
+	SENT(r,
+	     "SET_VRING_NUM (acked) on vrings 0..255 of up to %d "
+	     "connections, 32768 entries, halved on each refusal; then a "
+	     "guest on %s sizes two rings",
+	     HOG_CONNS, opt.probe);
+	while (n < HOG_CONNS && size > 0) {
+		if (dev_mem(&d[n], r) < 0 || !d[n].c.ack) {
+			conn_close(&d[n].c);
+			guest_fini(&d[n].g);
+			break;
+		}
+		total += hog_one(&d[n++], &size);
+	}
+	GOT(r,
+	    "%" PRIu64 " ring entries on %d connections (about %" PRIu64
+	    " MiB), %s",
+	    total, n, total * 40 >> 20,
+	    size > 0 ? "never refused" : "until even 1 entry was refused");
+	GOT(r, "the other guest: %s", hog_victim(r));
+	for (int i = 0; i < n; i++) {
+		conn_close(&d[i].c);
+		guest_fini(&d[i].g);
+	}
+	sleep_ms(500);
+	GOT(r, "after closing: %s", served());
+}
+
+/* Acked messages whose fds the backend's error paths might not close. */
+static void s_inflight_leak(struct report *r, uint64_t arg)
+{
+	struct vu_inflight inf = {0, 0, 1, QSZ}; /* mmap_size 0: mmap fails */
+	int nacks = 0;
+	struct dev d;
+
+	SENT(r, "%u x SET_INFLIGHT_FD (mmap_size 0) + memfd, NEED_REPLY",
+	     (unsigned)arg);
+	if (dev_mem(&d, r) == 0 && d.c.ack) {
+		for (uint64_t i = 0; i < arg; i++)
+			nacks += vu_set(&d.c, VU_SET_INFLIGHT_FD, &inf,
+					sizeof(inf), &d.g.memfd, 1) == OUT_NACK;
+		GOT(r, "%d nacked; %s", nacks, out_str(probe(&d.c)));
+	} else {
+		GOT(r, "no REPLY_ACK: skipped");
+	}
+	conn_close(&d.c);
+	guest_fini(&d.g);
+}
+
+/* ---- scenarios: device life cycle -------------------------------------------- */
+
+/* RESET_OWNER on a running device, then the whole handshake again. */
+static void s_reset_rerun(struct report *r, uint64_t arg)
+{
+	const char *step = "";
+	struct dev d;
+	enum out o;
+
+	(void)arg;
+	SENT(r, "running device; RESET_OWNER; full handshake again on the "
+		"same connection; 4 frames");
+	if (dev_up(&d, r) < 0) {
+		dev_down(&d, r);
+		return;
+	}
+	o = vu_set(&d.c, VU_RESET_OWNER, NULL, 0, NULL, 0);
+	GOT(r, "RESET_OWNER: %s", out_str(o));
+	d.c.ack = false; /* the reset forgets the protocol features */
+	memset(ring_used(&d.g, 1), 0, 0x1000);
+	d.g.avail_idx = 0;
+	ring_avail(&d.g, 1)->idx = 0;
+	if (o == OUT_OK)
+		o = handshake(&d.c, &d.g, &step);
+	if (o != OUT_OK) {
+		GOT(r, "second handshake failed at %s: %s", step, out_str(o));
+		conn_close(&d.c);
+	} else {
+		GOT(r, "second run: %u of 4 frames consumed",
+		    tx_some(&d.g, 4, opt.timeout_ms));
+	}
+	dev_down(&d, r);
+}
+
+/* Size two big rings, RESET_OWNER, again: is the ring memory given back? */
+static void s_reset_loop(struct report *r, uint64_t arg)
+{
+	const char *step = "";
+	int done = 0;
+	struct dev d;
+	enum out o = OUT_OK;
+
+	SENT(r,
+	     "%u x (negotiation, SET_VRING_NUM 32768 on vrings 0 and 1, "
+	     "RESET_OWNER) on one connection",
+	     (unsigned)arg);
+	guest_init(&d.g);
+	if (fresh(&d.c, r) < 0) {
+		guest_fini(&d.g);
+		return;
+	}
+	for (uint64_t i = 0; i < arg && o == OUT_OK; i++) {
+		d.c.ack = false; /* each reset forgets the protocol features */
+		o = hs_negotiate(&d.c, &step);
+		for (uint32_t q = 0; q < 2 && o == OUT_OK; q++)
+			o = vu_set_state(&d.c, VU_SET_VRING_NUM, q, 32768);
+		if (o == OUT_OK)
+			o = vu_set(&d.c, VU_RESET_OWNER, NULL, 0, NULL, 0);
+		done += o == OUT_OK;
+	}
+	GOT(r, "%d of %u rounds accepted%s%s", done, (unsigned)arg,
+	    o == OUT_OK ? "" : ", then ", o == OUT_OK ? "" : out_str(o));
+	dev_down(&d, r);
+}
+
+/*
+ * GET_VRING_BASE stops vring 1 (the backend frees its per-ring arrays);
+ * then ADDR/KICK/CALL restart it without a SET_VRING_NUM, and a frame.
+ */
+static void s_restart_no_num(struct report *r, uint64_t arg)
+{
+	struct vu_state s = {1, 0};
+	const char *step = "";
+	struct vu_msg m;
+	struct dev d;
+	enum out o;
+
+	(void)arg;
+	SENT(r, "running device; GET_VRING_BASE vring 1; SET_VRING_ADDR/"
+		"KICK/CALL vring 1 again without SET_VRING_NUM; 1 frame");
+	if (dev_up(&d, r) < 0) {
+		dev_down(&d, r);
+		return;
+	}
+	o = vu_get(&d.c, VU_GET_VRING_BASE, &s, sizeof(s), &m);
+	GOT(r, "GET_VRING_BASE: %s", out_str(o));
+	close_fd(&d.g.kick[1]); /* the backend closed its copies */
+	close_fd(&d.g.call[1]);
+	d.g.kick[1] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	d.g.call[1] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	o = set_vring_addr(&d.c, 1, uaddr(ring_desc(&d.g, 1)),
+			   uaddr(ring_avail(&d.g, 1)),
+			   uaddr(ring_used(&d.g, 1)));
+	if (o == OUT_OK)
+		o = set_vring_fd(&d.c, VU_SET_VRING_KICK, 1, d.g.kick[1]);
+	if (o == OUT_OK)
+		o = set_vring_fd(&d.c, VU_SET_VRING_CALL, 1, d.g.call[1]);
+	if (o == OUT_OK)
+		o = hs_start(&d.c, &step);
+	GOT(r, "restart: %s", out_str(o));
+	if (o == OUT_OK) {
+		GOT(r, "frame %s",
+		    tx_some(&d.g, 1, 2000) ? "consumed" : "not consumed");
+		GOT(r, "then: %s", out_str(probe(&d.c)));
+	}
+	dev_down(&d, r);
+}
+
+/*
+ * With REPLY_ACK an error does not close the connection: size vring 1
+ * for 4 entries, then ask for 32767 (refused, not a power of 2) and run
+ * the ring anyway with 32 frames in flight.
+ */
+#define BIG_DESC 0x200000u  /* 32767 descriptors end below 0x280000 */
+#define BIG_AVAIL 0x280000u /* 64 KiB */
+#define BIG_USED 0x2a0000u  /* 256 KiB */
+
+static enum out big_ring(struct dev *d, const char **step)
+{
+	uint8_t *m = d->g.mem;
+
+	TRY("SET_VRING_NUM 4", vu_set_state(&d->c, VU_SET_VRING_NUM, 1, 4));
+	*step = "SET_VRING_NUM 32767";
+	if (vu_set_state(&d->c, VU_SET_VRING_NUM, 1, 32767) == OUT_CLOSED)
+		return OUT_CLOSED;
+	TRY("SET_VRING_BASE", vu_set_state(&d->c, VU_SET_VRING_BASE, 1, 0));
+	TRY("SET_VRING_ADDR",
+	    set_vring_addr(&d->c, 1, uaddr(m + BIG_DESC), uaddr(m + BIG_AVAIL),
+			   uaddr(m + BIG_USED)));
+	TRY("SET_VRING_KICK",
+	    set_vring_fd(&d->c, VU_SET_VRING_KICK, 1, d->g.kick[1]));
+	TRY("SET_VRING_CALL",
+	    set_vring_fd(&d->c, VU_SET_VRING_CALL, 1, d->g.call[1]));
+	return hs_start(&d->c, step);
+}
+
+static void s_bad_num_acked(struct report *r, uint64_t arg)
+{
+	struct vdesc *desc;
+	struct vavail *av;
+	const char *step = "";
+	struct dev d;
+	enum out o;
+
+	(void)arg;
+	SENT(r, "vring 1: SET_VRING_NUM 4, then 32767 with NEED_REPLY "
+		"(refused), ring run anyway at 32767; 32 frames at once");
+	if (dev_mem(&d, r) < 0 || !d.c.ack) {
+		if (d.c.fd >= 0 && !d.c.ack)
+			GOT(r, "no REPLY_ACK: skipped");
+		dev_down(&d, r);
+		return;
+	}
+	o = hs_vring(&d.c, &d.g, 0, &step);
+	if (o == OUT_OK)
+		o = big_ring(&d, &step);
+	if (o != OUT_OK) {
+		GOT(r, "set-up failed at %s: %s", step, out_str(o));
+		dev_down(&d, r);
+		return;
+	}
+	desc = (struct vdesc *)(d.g.mem + BIG_DESC);
+	av = (struct vavail *)(d.g.mem + BIG_AVAIL);
+	for (uint16_t i = 0; i < 32; i++) {
+		desc[i] = (struct vdesc){frame_write(&d.g, 16u + i),
+					 NET_HDR + FRAME_LEN, 0, 0};
+		av->ring[i] = i;
+	}
+	__atomic_store_n(&av->idx, 32, __ATOMIC_RELEASE);
+	kick(d.g.kick[1]);
+	sleep_ms(1000);
+	GOT(r, "used idx %u of 32",
+	    __atomic_load_n(&((struct vused *)(d.g.mem + BIG_USED))->idx,
+			    __ATOMIC_ACQUIRE));
+	GOT(r, "then: %s", out_str(probe(&d.c)));
+	dev_down(&d, r);
+}
+
+/* Guest memory whose file ends before the region does: rings beyond. */
+static void s_mem_offset(struct report *r, uint64_t arg)
+{
+	struct vu_region reg;
+	const char *step = "";
+	struct dev d;
+	enum out o;
+
+	(void)arg;
+	SENT(r, "SET_MEM_TABLE region with mmap_offset 64 MiB into a 4 MiB "
+		"memfd (acked), then the vrings in it");
+	guest_init(&d.g);
+	reg = guest_region(&d.g);
+	reg.offset = 64ull << 20;
+	if (fresh(&d.c, r) < 0) {
+		guest_fini(&d.g);
+		return;
+	}
+	o = hs_negotiate(&d.c, &step);
+	if (o == OUT_OK)
+		o = set_mem(&d.c, &reg, 1, &d.g.memfd, 1);
+	GOT(r, "SET_MEM_TABLE: %s", out_str(o));
+	if (o == OUT_OK)
+		o = hs_vring(&d.c, &d.g, 0, &step);
+	GOT(r, "vring 0 set-up: %s", out_str(o));
+	if (o == OUT_OK)
+		GOT(r, "then: %s", out_str(probe(&d.c)));
+	dev_down(&d, r);
+}
+
+/* The guest shrinks its memory file under a running device. */
+static void s_mem_shrink(struct report *r, uint64_t arg)
+{
+	struct dev d;
+
+	(void)arg;
+	SENT(r, "running device; ftruncate(memfd, 0); 1 s later a probe");
+	if (dev_up(&d, r) == 0) {
+		if (ftruncate(d.g.memfd, 0) < 0)
+			die("ftruncate");
+		sleep_ms(1000);
+		GOT(r, "probe: %s", out_str(probe(&d.c)));
+		conn_close(&d.c);
+	}
+	/* our own mapping is beyond EOF now: do not touch it */
+	dev_down(&d, r);
+}
+
+/* ---- the scenario table and main ------------------------------------------ */
+
+typedef void scen_fn(struct report *r, uint64_t arg);
+
+struct scenario {
+	const char *name;
+	scen_fn *fn;
+	uint64_t arg;
+};
+
+/* In the order "all" runs them: the ones that may kill a backend last. */
+static const struct scenario scenarios[] = {
+	{"handshake_ok", s_handshake_ok, 0},
+	{"trunc_header", s_trunc_header, 8},
+	{"trunc_header_1", s_trunc_header, 1},
+	{"hdr_then_close", s_cut_close, 0},
+	{"cut_then_close", s_cut_close, 20},
+	{"size_too_big", s_size, VU_PAYLOAD_MAX},
+	{"size_huge", s_size, 0xffffffffu},
+	{"mem_table_short", s_mem_short, 0},
+	{"unknown_0", s_unknown, 0},
+	{"unknown_23", s_unknown, 23},
+	{"unknown_42", s_unknown, 42},
+	{"unknown_200", s_unknown, 200},
+	{"unknown_ffffffff", s_unknown, 0xffffffffu},
+	{"unknown_42_ack", s_unknown_ack, 42},
+	{"bad_version", s_bad_version, 0},
+	{"vring_num_0", s_vring_num, 0},
+	{"vring_num_3", s_vring_num, 3},
+	{"vring_num_32769", s_vring_num, 32769},
+	{"vring_num_65536", s_vring_num, 65536},
+	{"vring_num_ffffffff", s_vring_num, 0xffffffffu},
+	{"vring_idx_255", s_vring_idx, 255},
+	{"vring_idx_256", s_vring_idx, 256},
+	{"vring_idx_4096", s_vring_idx, 4096},
+	{"vring_idx_ffffffff", s_vring_idx, 0xffffffffu},
+	{"ring_addr_no_mem", s_ring_addr, ADDR_NOMEM},
+	{"ring_addr_outside", s_ring_addr, ADDR_OUTSIDE},
+	{"ring_addr_wrap", s_ring_addr, ADDR_WRAP},
+	{"ring_addr_straddle", s_ring_addr, ADDR_STRADDLE},
+	{"ring_addr_running", s_ring_addr_running, 0},
+	{"mem_zero_regions", s_mem, MEM_ZERO_REGIONS},
+	{"mem_too_many", s_mem, MEM_TOO_MANY},
+	{"mem_fds_fewer", s_mem, MEM_FDS_FEWER},
+	{"mem_fds_more", s_mem, MEM_FDS_MORE},
+	{"mem_fd_pipe", s_mem, MEM_FD_PIPE},
+	{"mem_fd_devnull", s_mem, MEM_FD_DEVNULL},
+	{"mem_fd_socket", s_mem, MEM_FD_SOCKET},
+	{"mem_fd_readonly", s_mem, MEM_FD_READONLY},
+	{"mem_zero_size", s_mem, MEM_ZERO_SIZE},
+	{"mem_overlap", s_mem, MEM_OVERLAP},
+	{"mem_huge", s_mem, MEM_HUGE},
+	{"mem_overflow", s_mem, MEM_OVERFLOW},
+	{"mem_gpa_wrap", s_mem, MEM_GPA_WRAP},
+	{"mem_past_eof", s_mem, MEM_PAST_EOF},
+	{"kick_missing_fd", s_vring_fd_mismatch, 0},
+	{"call_missing_fd", s_vring_fd_mismatch, 1},
+	{"kick_nofd_with_fd", s_vring_fd_mismatch, 2},
+	{"call_nofd_with_fd", s_vring_fd_mismatch, 3},
+	{"kick_none_running", s_vring_fd_odd, FD_KICK_NONE},
+	{"call_none_running", s_vring_fd_odd, FD_CALL_NONE},
+	{"kick_socket_running", s_vring_fd_odd, FD_KICK_SOCKET},
+	{"call_devnull_running", s_vring_fd_odd, FD_CALL_DEVNULL},
+	{"fd_flood", s_fd_flood, 100},
+	{"tx_len_max", s_tx, TX_LEN_MAX},
+	{"tx_len_zero", s_tx, TX_LEN_ZERO},
+	{"tx_hdr_only", s_tx, TX_HDR_ONLY},
+	{"tx_addr_outside", s_tx, TX_ADDR_OUTSIDE},
+	{"tx_addr_wrap", s_tx, TX_ADDR_WRAP},
+	{"tx_chain_loop", s_tx, TX_CHAIN_LOOP},
+	{"tx_next_oob", s_tx, TX_NEXT_OOB},
+	{"tx_head_oob", s_tx, TX_HEAD_OOB},
+	{"tx_indirect_len", s_tx, TX_IND_LEN},
+	{"tx_indirect_empty", s_tx, TX_IND_EMPTY},
+	{"tx_indirect_outside", s_tx, TX_IND_OUTSIDE},
+	{"tx_indirect_loop", s_tx, TX_IND_LOOP},
+	{"tx_indirect_straddle", s_tx, TX_IND_STRADDLE},
+	{"tx_giant", s_tx_giant, 16},
+	{"reset_owner_rerun", s_reset_rerun, 0},
+	{"reset_owner_loop", s_reset_loop, 20},
+	{"reconnect_storm", s_reconnect_storm, 0},
+	{"conn_flood", s_conn_flood, 0},
+	{"heap_hog", s_heap_hog, 0},
+	{"payload_stall", s_stall, 0},
+	{"reply_flood", s_reply_flood, 0},
+	{"kick_blocking", s_kick_blocking, 0},
+	{"call_pipe_full", s_call_full, 1},
+	{"call_eventfd_full", s_call_full, 0},
+	{"fds_on_bad_index", s_idx_fds, 4096},
+	{"inflight_fd_leak", s_inflight_leak, 16},
+	{"tx_past_eof", s_tx_past_eof, 0},
+	{"mem_offset_past_eof", s_mem_offset, 0},
+	{"mem_shrink_running", s_mem_shrink, 0},
+	{"restart_without_num", s_restart_no_num, 0},
+	{"vring_num_bad_acked", s_bad_num_acked, 0},
+};
+
+#define N_SCEN (sizeof(scenarios) / sizeof(scenarios[0]))
+
+static void run(const struct scenario *s)
+{
+	struct report r;
+	struct peer before;
+
+	memset(&r, 0, sizeof(r));
+	peer_snap(&before);
+	s->fn(&r, s->arg);
+	peer_diff(&before, &r);
+	printf("%s | sent: %s | backend: %s\n", s->name, r.sent, r.got);
+	fflush(stdout);
+}
+
+static const struct scenario *find(const char *name)
+{
+	for (size_t i = 0; i < N_SCEN; i++)
+		if (strcmp(scenarios[i].name, name) == 0)
+			return &scenarios[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vhost_hostile [options] SOCKET [SCENARIO...|all]\n"
+		"  --list          print the scenario names and exit\n"
+		"  --timeout MS    an answer later than this is none "
+		"(default 5000)\n"
+		"  --hold MS       how long blocking attacks last (default "
+		"3000)\n"
+		"  --storm N       reconnect_storm iterations (default 1100)\n"
+		"  --flood N       conn_flood connections (default 1100)\n"
+		"  --probe PATH    socket whose service is checked during "
+		"attacks on the vhost-user control thread (default SOCKET)\n"
+		"One line per scenario: NAME | sent: ... | backend: ...\n"
+		"Exit status 2 only for usage or local set-up errors.\n");
+}
+
+static int num_arg(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	if (*s == '\0' || *end != '\0' || v < 0 || v > 10000000) {
+		fprintf(stderr, "vhost_hostile: bad number '%s'\n", s);
+		exit(2);
+	}
+	return (int)v;
+}
+
+/* Options first; returns the index of SOCKET. */
+static int parse(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(o, "--list") == 0) {
+			for (size_t k = 0; k < N_SCEN; k++)
+				printf("%s\n", scenarios[k].name);
+			exit(0);
+		}
+		if (strcmp(o, "--help") == 0) {
+			usage(stdout);
+			exit(0);
+		}
+		if (v == NULL)
+			break;
+		if (strcmp(o, "--timeout") == 0)
+			opt.timeout_ms = num_arg(v);
+		else if (strcmp(o, "--hold") == 0)
+			opt.hold_ms = num_arg(v);
+		else if (strcmp(o, "--storm") == 0)
+			opt.storm = num_arg(v);
+		else if (strcmp(o, "--flood") == 0)
+			opt.flood = num_arg(v);
+		else if (strcmp(o, "--probe") == 0)
+			opt.probe = v;
+		else
+			break;
+		i++;
+	}
+	if (i >= argc || strncmp(argv[i], "--", 2) == 0) {
+		usage(stderr);
+		exit(2);
+	}
+	return i;
+}
+
+/* Enough fds for conn_flood; SIGPIPE off (a closed peer is a result). */
+static void setup(int fd)
+{
+	struct rlimit rl;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	backend_pid = peer_pid(fd);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	int first = parse(argc, argv), fd;
+
+	opt.path = argv[first];
+	if (opt.probe == NULL)
+		opt.probe = opt.path;
+	for (int i = first + 1; i < argc; i++)
+		if (strcmp(argv[i], "all") != 0 && find(argv[i]) == NULL) {
+			fprintf(stderr, "vhost_hostile: no scenario '%s'\n",
+				argv[i]);
+			return 2;
+		}
+	fd = sock_connect(opt.path);
+	if (fd < 0) {
+		fprintf(stderr, "vhost_hostile: cannot connect to %s: %s\n",
+			opt.path, strerror(-fd));
+		return 2;
+	}
+	setup(fd);
+	for (int i = first + 1; i <= argc; i++) {
+		bool all = i == argc ? first + 1 == argc
+				     : strcmp(argv[i], "all") == 0;
+
+		for (size_t k = 0; all && k < N_SCEN; k++)
+			run(&scenarios[k]);
+		if (!all && i < argc)
+			run(find(argv[i]));
+	}
+	return 0;
+}
