@@ -1,0 +1,225 @@
+#!/bin/bash
+# Objective: a hostile vhost-user frontend on port c cannot hurt the switch.
+# vhost_hostile (tests/hostile) speaks vhost-user to c's socket and runs its
+# attack scenarios one at a time (malformed messages, absurd rings and
+# memory tables, bad fds, malicious TX descriptors, blocking notification
+# fds, connection storms) while a v2v generator sends A->B at 20000 pps.
+# After every scenario vsw is alive and answers telemetry, and the attacker
+# reports no denial of service to other connections and no fd or mapping
+# left behind; the DPDK heap holds no more allocations than before it.
+# Every generator trial spanning the attack loses nothing and no frame in
+# it waits STALL_MS or more, so forwarding A->B never stopped.  At the
+# end mbufs_in_use, vsw's open fds and DPDK heap allocations are back to
+# what they were before any guest came, vsw maps none of the attacker's
+# memory, and c still serves a normal guest that receives broadcasts.
+#
+# HOSTILE_SCENARIOS="name ..." runs only those (vhost_hostile --list names
+# them); HOSTILE_SKIP="name ..." leaves some out.  A scenario that kills or
+# wedges vsw ends the attack: the failure names it, with vsw's exit status
+# or a gdb backtrace of every thread.  HOSTILE_KEEP=DIR keeps the logs.
+# Against DPDK 22.11 several scenarios fail on the library's own bugs
+# (fd leaks, memory leaks, blocking reads and writes on the peer's fds,
+# SIGBUS on guest memory past the end of its file); see the report of the
+# commit that added this test.
+. "$(dirname "$0")/lib.sh"
+
+HOSTILE=${VSW_HOSTILE:-$VSW_BIN/vhost_hostile}
+[ -x "$HOSTILE" ] || skip "vhost_hostile is not built ($HOSTILE)"
+command -v timeout >/dev/null || skip "coreutils timeout is missing"
+
+RATE=20000
+# A frame delayed this long means vsw's worker stopped: the blocking
+# attacks hold it for 2000 ms.  (Not tx_dropped: on two shared cores a
+# descheduled worker lets the generator's ring overflow without any
+# attack; frame delays then stay around 100 ms.)
+STALL_MS=1000
+TRIAL=45  # s per generator trial; trials are chained over the attack
+MARGIN=20 # a scenario starts only with this much of its trial left
+# Scenarios that stress the data path or the whole control thread: at most
+# one per generator trial, so that a trial's loss names its culprit.
+HEAVY=" tx_giant reconnect_storm conn_flood heap_hog payload_stall reply_flood
+ kick_blocking call_pipe_full call_eventfd_full reset_owner_loop "
+
+keep_evidence() {
+	[ -n "${HOSTILE_KEEP:-}" ] || return 0
+	mkdir -p "$HOSTILE_KEEP" && cp -a "$T"/. "$HOSTILE_KEEP"/ 2>/dev/null
+	echo "logs kept in $HOSTILE_KEEP"
+}
+trap 'keep_evidence; cleanup' EXIT
+
+# vsw's open fds: the fewest of three looks (a telemetry client's socket
+# may linger a moment after vswctl returns).
+vsw_fds() {
+	local n min=999999
+	for _ in 1 2 3; do
+		n=$(find "/proc/$VSW_PID/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+		[ "$n" -lt "$min" ] && min=$n
+		sleep 0.3
+	done
+	echo "$min"
+}
+vsw_maps() { grep -c 'memfd:vhost-hostile' "/proc/$VSW_PID/maps" 2>/dev/null; }
+heap() { # "Alloc_count Alloc_size" of DPDK heap 0
+	jctl raw /eal/heap_info,0 | jq -r '."/eal/heap_info" | "\(.Alloc_count) \(.Alloc_size)"'
+}
+vsw_alive() {
+	local st
+	st=$(awk '{print $3}' "/proc/$VSW_PID/stat" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+
+# vsw dead or deaf after scenario $1: say how, with evidence, and stop.
+vsw_down() {
+	local rc=0
+	if ! vsw_alive; then
+		wait "$VSW_PID" || rc=$?
+		[ "$rc" -gt 128 ] && rc="$rc (signal $((rc - 128)): $(kill -l $((rc - 128))))"
+		fail "vsw died during scenario $1, exit status $rc"
+	fi
+	note "vsw does not answer telemetry after scenario $1: backtraces"
+	if command -v gdb >/dev/null; then
+		timeout 60 gdb -p "$VSW_PID" -batch -ex 'thread apply all bt' \
+			>"$T/gdb.log" 2>&1
+		grep -E '^Thread|^#' "$T/gdb.log"
+	fi
+	fail "vsw hangs after scenario $1"
+}
+
+# Generator trials: chained so that every scenario runs inside one.
+TRIALS=0
+TRIAL_HEAVY=0
+TRIAL_SCEN=""
+trial_start() {
+	TRIALS=$((TRIALS + 1))
+	local b0
+	b0=$(port_ctr b tx_packets)
+	start_v2v "gen$TRIALS" --rate "$RATE" --duration "$TRIAL"
+	wait_for 60 "a up (trial $TRIALS)" port_is a up
+	wait_for 60 "b up (trial $TRIALS)" port_is b up
+	wait_for 30 "A->B traffic (trial $TRIALS)" ctr_at_least b tx_packets $((b0 + 1000))
+	TRIAL_T0=$(date +%s)
+	TRIAL_HEAVY=0
+	TRIAL_SCEN=""
+}
+trial_end() {
+	local j
+	wait "$GEN" || fail "generator trial $TRIALS: $(tail -3 "$T/gen$TRIALS.log")"
+	j=$(jq -c '{tx_packets, tx_dropped, rx_packets, lost, reordered,
+		max_delay_ms: (.latency_ns.max / 1000000 | floor)}' "$T/gen$TRIALS.json")
+	note "trial $TRIALS:$TRIAL_SCEN: $j"
+	if [ "$(echo "$j" | jq .lost)" -ne 0 ] || [ "$(echo "$j" | jq .rx_packets)" -eq 0 ] ||
+		[ "$(echo "$j" | jq .max_delay_ms)" -ge "$STALL_MS" ]; then
+		BAD+=("A->B lost or stalled during trial $TRIALS (ran:$TRIAL_SCEN): $j")
+	fi
+}
+trial_room() { # $1: scenario about to run
+	local heavy=0
+	[[ $HEAVY == *" $1 "* ]] && heavy=1
+	if [ $(($(date +%s) - TRIAL_T0)) -gt $((TRIAL - MARGIN)) ] ||
+		[ $((heavy + TRIAL_HEAVY)) -gt 1 ]; then
+		trial_end
+		trial_start
+	fi
+	TRIAL_HEAVY=$((TRIAL_HEAVY + heavy))
+	TRIAL_SCEN="$TRIAL_SCEN $1"
+}
+
+# What the attacker saw that is a failure of vsw (see vhost_hostile.c).
+judge() { # $1: name, $2: the program's line
+	local why=""
+	case "$2" in
+	*"did not answer within"*) why="stopped answering the attacker" ;;
+	*"got no answer"* | *"gets no answer"* | *": not served"* | *"was refused"* | \
+		*"is refused"* | *"closed unanswered"* | *"other guest: closed"*)
+		why="denied service to other connections" ;;
+	*"more fds than before"*) why="leaked fds" ;;
+	*"still maps our guest memory"*) why="kept the attacker's memory mapped" ;;
+	*"handshake failed"*) why="refused a correct handshake" ;;
+	esac
+	if [[ $2 =~ ([0-9]+)\ of\ ([0-9]+)\ (frames\ consumed|handshakes\ completed) ]] &&
+		[ "${BASH_REMATCH[1]}" != "${BASH_REMATCH[2]}" ]; then
+		why="${why:+$why, }did not serve a correct device"
+	fi
+	[ -z "$why" ] || BAD+=("$1: $why")
+}
+
+run_scenario() { # $1: name
+	local line rc=0 h0 h1
+	h0=$(heap)
+	timeout 300 "$HOSTILE" --timeout 5000 --hold 2000 --probe "$RUN/a.sock" \
+		"$RUN/c.sock" "$1" >"$T/scenario.out" 2>>"$T/hostile.log" || rc=$?
+	line=$(cat "$T/scenario.out")
+	echo "$line" >>"$T/hostile.out"
+	echo "  $line"
+	vsw_alive || vsw_down "$1"
+	timeout 20 "$VSWCTL" --file-prefix "$PREFIX" info >/dev/null 2>&1 || vsw_down "$1"
+	[ "$rc" -eq 0 ] || BAD+=("$1: vhost_hostile exited $rc ($(tail -1 "$T/hostile.log"))")
+	[ -n "$line" ] || BAD+=("$1: no result line")
+	judge "$1" "$line"
+	h1=$(heap)
+	if [ "${h1%% *}" -gt "${h0%% *}" ]; then
+		BAD+=("$1: DPDK heap allocations $h0 -> $h1 (count bytes)")
+		note "heap: $h0 -> $h1"
+	fi
+}
+
+if [ -n "${HOSTILE_SCENARIOS:-}" ]; then
+	read -r -a SCEN <<<"$HOSTILE_SCENARIOS"
+else
+	mapfile -t SCEN < <("$HOSTILE" --list)
+fi
+for s in ${HOSTILE_SKIP:-}; do
+	for i in "${!SCEN[@]}"; do [ "${SCEN[$i]}" = "$s" ] && unset "SCEN[$i]"; done
+done
+[ "${#SCEN[@]}" -gt 0 ] || fail "no scenario to run"
+
+CFG=$(vhost_config a b c)
+start_vsw "$CFG"
+base_mbufs=$(info_val mbufs_in_use)
+base_fds=$(vsw_fds)
+base_heap=$(heap)
+note "before any guest: mbufs_in_use $base_mbufs, fds $base_fds, heap $base_heap"
+BAD=()
+
+trial_start
+note "attacking c with ${#SCEN[@]} scenario(s)"
+for s in "${SCEN[@]}"; do
+	trial_room "$s"
+	run_scenario "$s"
+done
+trial_end
+
+sleep 1
+used=$(info_val mbufs_in_use)
+fds=$(vsw_fds)
+maps=$(vsw_maps)
+end_heap=$(heap)
+note "after the attack, no guest: mbufs_in_use $used, fds $fds, maps of the attacker's memory $maps, heap $end_heap"
+[ "$used" -eq "$base_mbufs" ] || BAD+=("mbufs in use $used, $base_mbufs before any guest")
+# Tolerance 0: vsw_fds takes the fewest of three looks, which hides a
+# telemetry client socket still being closed.
+[ "$fds" -le "$base_fds" ] || BAD+=("vsw holds $fds fds, $base_fds before any guest")
+[ "${maps:-0}" -eq 0 ] || BAD+=("vsw still maps the attacker's memory ($maps mappings)")
+[ "${end_heap%% *}" -le "${base_heap%% *}" ] ||
+	BAD+=("DPDK heap: $end_heap allocations (count bytes), $base_heap before any guest")
+
+# c still serves a normal guest: it receives A's broadcasts.
+note "a normal guest on c receives broadcasts from a guest on a"
+start_guest c "$(virtio "$RUN/c.sock")" -- --src-mac "$(mac_of 71)" --rx-only --duration 20
+wait_for 60 "a normal guest on c" port_is c up
+start_guest a "$(virtio "$RUN/a.sock")" -- --src-mac "$(mac_of 70)" \
+	--dst-mac ff:ff:ff:ff:ff:ff --count 500 --rate 1000 --duration 10
+wait_guest a
+wait_for 30 "c to receive A's broadcasts" ctr_at_least c tx_packets 500
+wait_guest c
+[ "$(guest_val c rx_packets)" -ge 500 ] || BAD+=("the normal guest on c received $(guest_val c rx_packets) of 500")
+
+stop_vsw
+if [ "${#BAD[@]}" -gt 0 ]; then
+	echo "----- attacker's view"
+	cat "$T/hostile.out"
+	echo "----- failures (${#BAD[@]})"
+	printf '  %s\n' "${BAD[@]}"
+	fail "vsw did not withstand the hostile frontend"
+fi
+echo "PASS: ${#SCEN[@]} hostile scenario(s) on c; A->B never stopped; nothing leaked; c serves a normal guest"
