@@ -537,6 +537,7 @@ static void peer_diff(const struct peer *before, struct report *r)
 
 	if (before->fds < 0)
 		return;
+	sleep_ms(300); /* a backend that was just killed may still be dying */
 	do {
 		if (!backend_alive()) {
 			GOT(r, "backend process %d is gone", (int)backend_pid);
@@ -1781,6 +1782,35 @@ static void s_call_full(struct report *r, uint64_t pipe_kind)
 	dev_down(&d, r);
 }
 
+/*
+ * vring 1's call fd is a pipe whose read end we close once the device
+ * runs: the backend's next call write gets EPIPE -- or SIGPIPE, which
+ * kills a process that does not ignore it.
+ */
+static void s_call_broken(struct report *r, uint64_t arg)
+{
+	int p[2];
+	struct dev d;
+	uint16_t u;
+
+	(void)arg;
+	SENT(r, "running device whose vring 1 call fd is a pipe; its read "
+		"end closed; 1 frame");
+	guest_init(&d.g);
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+		die("pipe");
+	close_fd(&d.g.call[1]);
+	d.g.call[1] = p[1];
+	if (dev_up_with(&d, r, false) == 0) {
+		close_fd(&p[0]);
+		u = tx_some(&d.g, 1, 1000);
+		GOT(r, "frame %s", u == 1 ? "consumed" : "not consumed");
+		GOT(r, "then: %s", out_str(probe(&d.c)));
+	}
+	close_fd(&p[0]);
+	dev_down(&d, r);
+}
+
 /* ---- scenarios: one connection against the backend's other ones ------------- */
 
 /*
@@ -2369,6 +2399,7 @@ static const struct scenario scenarios[] = {
 	{"call_eventfd_full", s_call_full, 0},
 	{"fds_on_bad_index", s_idx_fds, 4096},
 	{"inflight_fd_leak", s_inflight_leak, 16},
+	{"call_pipe_broken", s_call_broken, 0},
 	{"tx_past_eof", s_tx_past_eof, 0},
 	{"mem_offset_past_eof", s_mem_offset, 0},
 	{"mem_shrink_running", s_mem_shrink, 0},
