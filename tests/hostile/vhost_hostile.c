@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- vhost-user wire format ------------------------------------------ */
+/* ---- vhost-user wire format --------------------------------------------- */
 
 enum vu_req {
 	VU_GET_FEATURES = 1,
@@ -114,7 +114,7 @@ struct vu_msg {
 	} p;
 } __attribute__((packed));
 
-/* ---- split virtqueue layout ------------------------------------------- */
+/* ---- split virtqueue layout --------------------------------------------- */
 
 #define VRING_F_NEXT 1
 #define VRING_F_INDIRECT 4
@@ -144,7 +144,7 @@ struct vused {
 	} ring[];
 };
 
-/* ---- options and reports ---------------------------------------------- */
+/* ---- options and reports ------------------------------------------------ */
 
 static struct {
 	const char *path;  /* the backend's socket */
@@ -342,7 +342,7 @@ static enum out wait_reply(int fd, uint32_t req, struct vu_msg *m)
 	return OUT_CLOSED; /* a stream of unrelated messages: give up */
 }
 
-/* ---- a connection and its negotiated state ----------------------------- */
+/* ---- a connection and its negotiated state ------------------------------ */
 
 struct conn {
 	int fd;
@@ -557,7 +557,7 @@ static void peer_diff(const struct peer *before, struct report *r)
 		    maps);
 }
 
-/* ---- guest memory and rings ------------------------------------------------ */
+/* ---- guest memory and rings --------------------------------------------- */
 
 static const uint8_t our_mac[6] = {0x02, 0x68, 0x6f, 0x73, 0x74, 0x01};
 
@@ -689,7 +689,7 @@ static uint16_t tx_wait(struct guest *g, uint16_t want, int ms)
 	return used_idx(g);
 }
 
-/* ---- handshake steps ------------------------------------------------------- */
+/* ---- handshake steps ---------------------------------------------------- */
 
 #define TRY(name, expr)                                                        \
 	do {                                                                   \
@@ -829,7 +829,7 @@ static enum out hs_stop(struct conn *c)
 	return o;
 }
 
-/* ---- scenario helpers ------------------------------------------------------ */
+/* ---- scenario helpers --------------------------------------------------- */
 
 struct dev {
 	struct conn c;
@@ -939,7 +939,7 @@ static const char *served(void)
 			 : "a new connection gets no answer";
 }
 
-/* ---- scenarios: framing ------------------------------------------------------ */
+/* ---- scenarios: framing ------------------------------------------------- */
 
 /* Wait for the peer to close (1) or not (0) within @ms; data is dropped. */
 static int wait_eof(int fd, int ms)
@@ -1134,7 +1134,7 @@ static void s_fd_flood(struct report *r, uint64_t arg)
 	guest_fini(&d.g);
 }
 
-/* ---- scenarios: vrings ------------------------------------------------------- */
+/* ---- scenarios: vrings -------------------------------------------------- */
 
 /* After a tolerated attack: does the same connection still run a device? */
 static void then_run(struct dev *d, struct report *r)
@@ -1265,13 +1265,15 @@ static void s_ring_addr(struct report *r, uint64_t kind)
 	if (o == OUT_OK)
 		o = vu_set(&d.c, VU_SET_VRING_ADDR, &a, sizeof(a), NULL, 0);
 	GOT(r, "SET_VRING_ADDR: %s", out_str(o));
-	if (o == OUT_OK)
+	if (o == OUT_OK) {
 		o = set_vring_fd(&d.c, VU_SET_VRING_KICK, 1, d.g.kick[1]);
-	if (o == OUT_OK)
-		o = set_vring_fd(&d.c, VU_SET_VRING_CALL, 1, d.g.call[1]);
-	if (o == OUT_OK)
-		o = hs_start(&d.c, &step);
-	GOT(r, "rest of the handshake: %s", out_str(o));
+		if (o == OUT_OK)
+			o = set_vring_fd(&d.c, VU_SET_VRING_CALL, 1,
+					 d.g.call[1]);
+		if (o == OUT_OK)
+			o = hs_start(&d.c, &step);
+		GOT(r, "rest of the handshake: %s", out_str(o));
+	}
 	dev_down(&d, r);
 }
 
@@ -1304,7 +1306,7 @@ static void s_ring_addr_running(struct report *r, uint64_t arg)
 	dev_down(&d, r);
 }
 
-/* ---- scenarios: memory tables ------------------------------------------------ */
+/* ---- scenarios: memory tables ------------------------------------------- */
 
 enum mem_kind {
 	MEM_ZERO_REGIONS,
@@ -1431,7 +1433,7 @@ static void s_mem(struct report *r, uint64_t kind)
 	dev_down(&d, r);
 }
 
-/* ---- scenarios: malicious descriptors on a running device ----------------- */
+/* ---- scenarios: malicious descriptors on a running device --------------- */
 
 enum tx_kind {
 	TX_LEN_MAX,
@@ -1598,7 +1600,7 @@ static void s_tx_giant(struct report *r, uint64_t arg)
 	dev_down(&d, r);
 }
 
-/* ---- scenarios: notification fds --------------------------------------------- */
+/* ---- scenarios: notification fds ---------------------------------------- */
 
 /* KICK/CALL whose fd does not match the "no fd" flag. */
 static void s_vring_fd_mismatch(struct report *r, uint64_t arg)
@@ -1811,7 +1813,7 @@ static void s_call_broken(struct report *r, uint64_t arg)
 	dev_down(&d, r);
 }
 
-/* ---- scenarios: one connection against the backend's other ones ------------- */
+/* ---- scenarios: one connection against the backend's other ones --------- */
 
 /*
  * While @fd misbehaves (the caller set it up), is a new connection to
@@ -2083,7 +2085,7 @@ static void s_inflight_leak(struct report *r, uint64_t arg)
 	guest_fini(&d.g);
 }
 
-/* ---- scenarios: device life cycle -------------------------------------------- */
+/* ---- scenarios: device life cycle --------------------------------------- */
 
 /* RESET_OWNER on a running device, then the whole handshake again. */
 static void s_reset_rerun(struct report *r, uint64_t arg)
@@ -2309,7 +2311,7 @@ static void s_mem_shrink(struct report *r, uint64_t arg)
 	dev_down(&d, r);
 }
 
-/* ---- the scenario table and main ------------------------------------------ */
+/* ---- the scenario table and main ---------------------------------------- */
 
 typedef void scen_fn(struct report *r, uint64_t arg);
 
