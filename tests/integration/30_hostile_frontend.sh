@@ -37,8 +37,8 @@ TRIAL=45  # s per generator trial; trials are chained over the attack
 MARGIN=20 # a scenario starts only with this much of its trial left
 # Scenarios that stress the data path or the whole control thread: at most
 # one per generator trial, so that a trial's loss names its culprit.
-HEAVY=" tx_giant reconnect_storm conn_flood heap_hog payload_stall reply_flood
- kick_blocking call_pipe_full call_eventfd_full reset_owner_loop "
+HEAVY=" tx_giant reconnect_storm conn_flood heap_hog payload_stall reply_flood "
+HEAVY+="kick_blocking call_pipe_full call_eventfd_full reset_owner_loop "
 
 keep_evidence() {
 	[ -n "${HOSTILE_KEEP:-}" ] || return 0
