@@ -55,13 +55,27 @@ static void set_err(const struct pctx *c, const char *fmt, ...)
 
 static void set_err(const struct pctx *c, const char *fmt, ...)
 {
+	char raw[VSW_ERR_MAX];
+	size_t o = 0;
 	va_list ap;
 
 	if (c->err == NULL || c->errlen == 0)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(c->err, c->errlen, fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* quoted input is shown, never replayed: \xNN for what is not
+	 * printable ASCII (a tab in a value, a terminal escape...) */
+	for (const char *r = raw; *r != '\0' && o + 5 < c->errlen; r++) {
+		unsigned char b = (unsigned char)*r;
+
+		if (b >= 0x20 && b <= 0x7e)
+			c->err[o++] = (char)b;
+		else
+			o += (size_t)snprintf(c->err + o, c->errlen - o,
+					      "\\x%02x", b);
+	}
+	c->err[o] = '\0';
 }
 
 /* FILE: [SECTION] KEY = "VALUE": expected WHAT */
@@ -738,15 +752,82 @@ static int syntax_err(const struct pctx *c, unsigned int lineno,
  * rte_cfgfile skips lines that are neither "[section]" nor "key = value"
  * and fails without saying why on others; find those lines first.
  */
-static int prescan_line(const struct pctx *c, char *line, unsigned int lineno,
-			bool *in_section)
+/* Length of @p[0..len) without blanks at either end. */
+static size_t trimmed_len(const char *p, size_t len)
+{
+	while (len > 0 && isspace((unsigned char)p[0])) {
+		p++;
+		len--;
+	}
+	while (len > 0 && isspace((unsigned char)p[len - 1]))
+		len--;
+	return len;
+}
+
+/*
+ * Bytes rte_cfgfile would take silently: NUL (the rest of the line is
+ * lost), control characters and non-ASCII outside comments.  Never quoted
+ * back: the message names the line and column instead.
+ */
+static int check_line_bytes(const struct pctx *c, const char *line, size_t n,
+			    unsigned int lineno)
+{
+	bool comment = false;
+
+	for (size_t i = 0; i < n && line[i] != '\n'; i++) {
+		unsigned char b = (unsigned char)line[i];
+
+		if (b == ';' && (i == 0 || line[i - 1] != '\\'))
+			comment = true;
+		if (b == 0 || (!comment && b != '\t' && b != '\r' &&
+			       (b < 0x20 || b > 0x7e))) {
+			set_err(c,
+				"%s: cannot read: line %u: byte 0x%02x at "
+				"column "
+				"%zu; expected printable ASCII",
+				c->file, lineno, (unsigned int)b, i + 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Keys, values and section names longer than rte_cfgfile's buffers are
+ * cut there without a word; refuse them here.
+ */
+static int check_lengths(const struct pctx *c, const char *p,
+			 unsigned int lineno)
+{
+	const char *eq = strchr(p, '=');
+
+	if (*p == '[' && strcspn(p + 1, "]") >= CFG_NAME_LEN)
+		return syntax_err(c, lineno, "[...]",
+				  "a section name of at most 63 characters");
+	if (*p == '[' || eq == NULL)
+		return 0;
+	if (trimmed_len(p, (size_t)(eq - p)) >= CFG_NAME_LEN)
+		return syntax_err(c, lineno, "...",
+				  "a key of at most 63 characters");
+	if (trimmed_len(eq + 1, strlen(eq + 1)) >= CFG_VALUE_LEN)
+		return syntax_err(c, lineno, "...",
+				  "a value of at most 255 characters");
+	return 0;
+}
+
+static int prescan_line(const struct pctx *c, char *line, size_t n,
+			unsigned int lineno, bool *in_section)
 {
 	size_t len = strcspn(line, "\n");
 	char *p, *semi;
+	int rc;
 
 	if (len > CFG_LINE_MAX)
 		return syntax_err(c, lineno, "...",
 				  "a line of at most 322 characters");
+	rc = check_line_bytes(c, line, n, lineno);
+	if (rc < 0)
+		return rc;
 	line[len] = '\0';
 	semi = strchr(line, ';'); /* like rte_cfgfile: first ';' unless \; */
 	if (semi != NULL && (semi == line || semi[-1] != '\\'))
@@ -758,6 +839,9 @@ static int prescan_line(const struct pctx *c, char *line, unsigned int lineno,
 		p[--len] = '\0';
 	if (*p == '\0')
 		return 0;
+	rc = check_lengths(c, p, lineno);
+	if (rc < 0)
+		return rc;
 	if (*p == '[') {
 		*in_section = true;
 		if (strchr(p, ']') == NULL)
@@ -773,9 +857,11 @@ static int prescan_line(const struct pctx *c, char *line, unsigned int lineno,
 
 static int prescan_file(const struct pctx *c)
 {
-	char line[CFG_LINE_MAX * 2];
 	unsigned int lineno = 0;
 	bool in_section = false;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
 	int ret = 0;
 	FILE *fp;
 
@@ -785,12 +871,13 @@ static int prescan_file(const struct pctx *c)
 		set_err(c, "%s: cannot read: %s", c->file, strerror(-ret));
 		return ret;
 	}
-	while (ret == 0 && fgets(line, sizeof(line), fp) != NULL)
-		ret = prescan_line(c, line, ++lineno, &in_section);
+	while (ret == 0 && (n = getline(&line, &cap, fp)) >= 0)
+		ret = prescan_line(c, line, (size_t)n, ++lineno, &in_section);
 	if (ret == 0 && ferror(fp)) {
 		ret = errno ? -errno : -EIO;
 		set_err(c, "%s: cannot read: %s", c->file, strerror(-ret));
 	}
+	free(line);
 	fclose(fp);
 	return ret;
 }
@@ -1168,6 +1255,23 @@ void vsw_config_allowed_str(const struct vsw_port_conf *pc, char *buf,
 			buf + off, len - off, "%s%02x:%02x:%02x:%02x:%02x:%02x",
 			i ? " " : "", m[0], m[1], m[2], m[3], m[4], m[5]);
 	}
+}
+
+#define FIXED_SWITCH_KEYS                                                      \
+	"run-dir, fdb-size, mbufs, control, port-add-drivers, socket-mode, "   \
+	"socket-group"
+
+bool vsw_config_switch_key_fixed(const char *key)
+{
+	static const char *const fixed[] = {
+		"run-dir",	    "fdb-size",	   "mbufs",	   "control",
+		"port-add-drivers", "socket-mode", "socket-group",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
+		if (strcmp(key, fixed[i]) == 0)
+			return true;
+	return false;
 }
 
 int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,

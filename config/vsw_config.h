@@ -158,6 +158,9 @@ bool vsw_config_devargs_is_pci(const char *devargs);
 /* A port name: 1..31 characters of [A-Za-z0-9_] (telemetry dict keys). */
 bool vsw_config_port_name_ok(const char *name);
 
+/* A [switch] key that only the config file sets (run-dir, mbufs...). */
+bool vsw_config_switch_key_fixed(const char *key);
+
 /* Strings for enum values ("vhost-user", "server", "busy", ...). */
 const char *vsw_port_type_str(enum vsw_port_type t);
 const char *vsw_vhost_mode_str(enum vsw_vhost_mode m);

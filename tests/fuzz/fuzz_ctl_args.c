@@ -74,10 +74,26 @@ static void port_kv(const struct vsw_args *a)
 		check_port(a, &pc);
 }
 
-static bool fixed_key(const char *key)
+/* port/set: only runtime keys change, and only on success */
+static void port_set(const struct vsw_args *a)
 {
-	return strcmp(key, "run-dir") == 0 || strcmp(key, "fdb-size") == 0 ||
-	       strcmp(key, "mbufs") == 0;
+	struct vsw_config cfg;
+	struct vsw_port_conf pc, before;
+	int rc;
+
+	vsw_config_default(&cfg, NULL);
+	pc = before = cfg.ports[0];
+	rc = vsw_config_port_set_kv(&pc, a->rest, err, sizeof(err));
+	FUZZ_CHECK(rc == 0 || rc == -EINVAL || rc == -EPERM);
+	if (rc < 0) {
+		FUZZ_CHECK_MSG(err, sizeof(err));
+		FUZZ_CHECK(memcmp(&before, &pc, sizeof(pc)) == 0);
+		return;
+	}
+	FUZZ_CHECK(pc.mtu >= VSW_MTU_MIN && pc.mtu <= VSW_MTU_MAX);
+	FUZZ_CHECK(pc.n_allowed <= VSW_MAX_ALLOWED_MACS);
+	FUZZ_CHECK(pc.queues == before.queues && pc.type == before.type);
+	FUZZ_CHECK(strcmp(pc.path, before.path) == 0);
 }
 
 static void switch_set(const struct vsw_args *a)
@@ -91,7 +107,7 @@ static void switch_set(const struct vsw_args *a)
 	rc = vsw_config_set_switch_key(&cfg.sw, a->key, a->value, err,
 				       sizeof(err));
 	FUZZ_CHECK(rc == 0 || rc == -EINVAL || rc == -EPERM);
-	FUZZ_CHECK((rc == -EPERM) == fixed_key(a->key));
+	FUZZ_CHECK((rc == -EPERM) == vsw_config_switch_key_fixed(a->key));
 	if (rc < 0) {
 		FUZZ_CHECK_MSG(err, sizeof(err));
 		FUZZ_CHECK(memcmp(&before, &cfg.sw, sizeof(before)) == 0);
@@ -162,7 +178,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_CHECK(memcmp(&a, &b, sizeof(a)) == 0);
 		check_accepted(params, &a);
-		if (c->parse == vsw_args_name_kv)
+		if (c->parse == vsw_args_name_kv &&
+		    strcmp(c->name, "/vsw/port/set") == 0)
+			port_set(&a);
+		else if (c->parse == vsw_args_name_kv)
 			port_kv(&a);
 		if (c->parse == vsw_args_set)
 			switch_set(&a);

@@ -798,11 +798,28 @@ static void test_hygiene_and_switch_keys(void)
 	const char *path;
 
 	CHECK(load_fails(PORT0 "[switch]\nrun-dir = /run/\x1b[31mx\n",
-			 "[switch] run-dir: byte 0x1b at offset 5 of the "
-			 "value; expected printable ASCII"));
+			 "cannot read: line 4: byte 0x1b at column 16; "
+			 "expected printable ASCII"));
 	CHECK(load_fails("[port vm0]\ntype = vhost-user\npath = /r/\xc3\xa9\n",
-			 "[port vm0] path: byte 0xc3 at offset 3 of the "
-			 "value; expected printable ASCII"));
+			 "cannot read: line 3: byte 0xc3 at column 11; "
+			 "expected printable ASCII"));
+	/* non-ASCII in a comment is fine */
+	CHECK(load(PORT0 "; caf\xc3\xa9\nqueues = 2 ; \x01 x\n", &path) == 0);
+	/* rte_cfgfile would cut these silently (found by fuzz_config) */
+	{
+		char buf[600];
+
+		snprintf(buf, sizeof(buf),
+			 PORT0 "[switch]\nrun-dir = /%0300d\n", 0);
+		CHECK(load_fails(buf, "cannot read: line 4 \"...\": expected a "
+				      "value of at most 255 characters"));
+		snprintf(buf, sizeof(buf),
+			 PORT0 "[switch]\ntx-flush-interval-us = %0290d5\n", 0);
+		CHECK(load(buf, &path) < 0);
+		snprintf(buf, sizeof(buf), PORT0 "[switch]\n%070d = 1\n", 0);
+		CHECK(load_fails(buf, "cannot read: line 4 \"...\": expected a "
+				      "key of at most 63 characters"));
+	}
 	CHECK(load(PORT0 "[switch]\ncontrol = read-only\nsocket-mode = 0660\n"
 			 "socket-group = kvm\nport-add-drivers = \n",
 		   &path) == 0);
