@@ -134,6 +134,8 @@ struct vsw_port {
 	/* vhost: rings the kick setting was applied to (control/new_device
 	 * under the port layer's lock) */
 	uint64_t touched;
+	/* vhost: relays interrupts to the guest's call fds (vhost_guard.c) */
+	struct vsw_call_relay *call_relay;
 	uint16_t eth_port;
 	uint16_t n_txq;	 /* ethdev: tx queues configured */
 	bool txq_shared; /* ethdev: fewer txqs than workers: lock */

