@@ -339,6 +339,7 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	rte_tel_data_add_dict_u64(d, "tx_bytes", s.tx_bytes);
 	rte_tel_data_add_dict_u64(d, "unicast", s.unicast);
 	rte_tel_data_add_dict_u64(d, "flooded", s.flooded);
+	rte_tel_data_add_dict_u64(d, "flood_copies", s.flood_copies);
 	rte_tel_data_add_dict_u64(d, "tx_flushes", s.tx_flushes);
 	add_flush_stats(d, &s);
 	add_queue_totals(d, p);

@@ -6,9 +6,9 @@
  * burst).  Drop reasons come from one X-macro so that the enum, the
  * telemetry keys and the docs share one list.
  *
- * Invariant per port P, with copies = packets that left by every port:
- *   rx(P) = unicast(P) + flooded(P) + rx-side drops(P)
- *   sum over ports of tx + tx-side drops = sum of unicast + flood copies
+ * Invariants (exact once traffic stops and buffers are flushed):
+ *   per port P:  rx(P) = unicast(P) + flooded(P) + rx-side drops(P)
+ *   over ports:  sum of tx + tx-side drops = sum of unicast + flood_copies
  */
 #ifndef VSW_STATS_H
 #define VSW_STATS_H
@@ -56,6 +56,7 @@ struct vsw_port_ctrs {
 	uint64_t tx_bytes;
 	uint64_t unicast;      /* rx packets sent to one learned port */
 	uint64_t flooded;      /* rx packets flooded (bcast, mcast, unknown) */
+	uint64_t flood_copies; /* copies those floods made (one per output) */
 	uint64_t tx_flushes;   /* tx bursts handed to the port */
 	uint64_t macs_limited; /* new source MACs not learned: max-macs hit */
 	/* flushes by size: 1, 2-3, 4-7, 8-15, 16-31, 32+ packets */

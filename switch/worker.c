@@ -186,6 +186,7 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 		return;
 	}
 	w->ctrs[in].flooded++;
+	w->ctrs[in].flood_copies += (uint64_t)fs->k;
 	if (fs->k > 1)
 		rte_pktmbuf_refcnt_update(m, (int16_t)(fs->k - 1));
 	for (int16_t i = 0; i < fs->k; i++)
