@@ -32,6 +32,7 @@ PIDS=()
 PREFIXES=("$PREFIX")
 
 dump_logs() {
+	[ -n "${KEEP_T:-}" ] && cp -a "$T" "$KEEP_T" 2>/dev/null
 	for f in "$T"/*.log; do
 		[ -f "$f" ] || continue
 		echo "----- $(basename "$f") (last 30 lines)"
