@@ -1074,6 +1074,41 @@ static int split_kv(const struct pctx *c, const char *s,
 	return n;
 }
 
+unsigned int vsw_config_mbufs_needed(const struct vsw_config *cfg,
+				     unsigned int n_workers)
+{
+	unsigned long n = 1024;
+
+	for (unsigned int i = 0; i < cfg->n_ports; i++) {
+		const struct vsw_port_conf *pc = &cfg->ports[i];
+
+		if (pc->type != VSW_PORT_ETHDEV)
+			continue;
+		n += (unsigned long)pc->queues * VSW_ETH_RX_DESC;
+		n += (unsigned long)(pc->txq ? pc->txq : n_workers) *
+		     VSW_ETH_TX_DESC;
+	}
+	n += (unsigned long)n_workers *
+	     (VSW_MBUF_CACHE * 3 / 2 + cfg->sw.burst * (cfg->n_ports + 1));
+	return n > UINT32_MAX ? UINT32_MAX : (unsigned int)n;
+}
+
+int vsw_config_check_mbufs(const struct vsw_config *cfg, unsigned int n_workers,
+			   char *err, size_t errlen)
+{
+	struct pctx c = {cfg->source, "switch", err, errlen};
+	unsigned int need = vsw_config_mbufs_needed(cfg, n_workers);
+	char v[16];
+
+	if (cfg->sw.mbufs >= need)
+		return 0;
+	snprintf(v, sizeof(v), "%u", cfg->sw.mbufs);
+	return bad_value(&c, "mbufs", v,
+			 "at least %u for %u port(s) and %u worker(s) (ethdev "
+			 "descriptors, pool caches, tx buffers)",
+			 need, cfg->n_ports, n_workers);
+}
+
 bool vsw_config_devargs_is_pci(const char *devargs)
 {
 	unsigned int a, b, c, d;

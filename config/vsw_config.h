@@ -32,6 +32,9 @@
 #define VSW_FRAME_OVERHEAD 18
 #define VSW_MAX_ALLOWED_MACS 16
 #define VSW_MAX_MACS_MAX 16777216
+#define VSW_ETH_RX_DESC 1024 /* descriptors per ethdev rx / tx queue */
+#define VSW_ETH_TX_DESC 1024
+#define VSW_MBUF_CACHE 256 /* per-lcore cache of the mbuf pool */
 
 enum vsw_port_type { VSW_PORT_VHOST = 0, VSW_PORT_ETHDEV = 1 };
 enum vsw_vhost_mode { VSW_VHOST_SERVER = 0, VSW_VHOST_CLIENT = 1 };
@@ -151,6 +154,21 @@ void vsw_config_allowed_str(const struct vsw_port_conf *pc, char *buf,
  */
 int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 			      const char *value, char *err, size_t errlen);
+
+/*
+ * mbufs the pool needs so that receive never starves for lack of them
+ * (review L7): every ethdev rx and tx descriptor can hold one, each
+ * worker's pool cache (1.5x at peak) and its tx buffers (a burst per
+ * port), a burst in flight per worker, and 1024 for control.  With
+ * @n_workers workers.
+ */
+unsigned int vsw_config_mbufs_needed(const struct vsw_config *cfg,
+				     unsigned int n_workers);
+
+/* -EINVAL with "FILE: [switch] mbufs = N: expected at least M ..." when
+ * the pool is too small for @cfg (source names the file). */
+int vsw_config_check_mbufs(const struct vsw_config *cfg, unsigned int n_workers,
+			   char *err, size_t errlen);
 
 /* devargs that name a PCI device (DDDD:BB:DD.F or BB:DD.F). */
 bool vsw_config_devargs_is_pci(const char *devargs);

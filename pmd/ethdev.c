@@ -26,8 +26,8 @@
 #include "port.h"
 #include "port_priv.h"
 
-#define ETH_RX_DESC 1024
-#define ETH_TX_DESC 1024
+#define ETH_RX_DESC VSW_ETH_RX_DESC
+#define ETH_TX_DESC VSW_ETH_TX_DESC
 
 static uint16_t eth_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		       uint16_t n)
@@ -184,6 +184,15 @@ int vsw_ethdev_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 			 "port %s: rxq = %u but the device has at "
 			 "most %u rx queues",
 			 p->name, nrx, info.max_rx_queues);
+		rc = -EINVAL;
+		goto fail_msg;
+	}
+	if (p->conf.mtu + VSW_FRAME_OVERHEAD > info.max_rx_pktlen) {
+		snprintf(err, errlen,
+			 "port %s: mtu %u needs frames of %u bytes; device "
+			 "\"%s\" takes at most %u",
+			 p->name, p->conf.mtu, p->conf.mtu + VSW_FRAME_OVERHEAD,
+			 p->conf.devargs, info.max_rx_pktlen);
 		rc = -EINVAL;
 		goto fail_msg;
 	}

@@ -331,8 +331,7 @@ static enum rte_vhost_msg_result refuse(struct msg_ctx *c, int vid,
 	char path[128] = "?";
 
 	rte_vhost_get_ifname(vid, path, sizeof(path));
-	PORT_LOG(WARNING,
-		 "vhost-user %s (vid %d): refused request %u: %s",
+	PORT_LOG(WARNING, "vhost-user %s (vid %d): refused request %u: %s",
 		 path, vid, c->msg.request, why);
 	for (int i = 0; i < c->fd_num && i < MSG_MAX_FDS; i++)
 		if (c->fds[i] >= 0)

@@ -127,8 +127,37 @@ static int unique_port(const struct vsw_switch *sw,
 				 pc->path, o->name);
 			return -EEXIST;
 		}
+		/* the same ethdev twice would be configured under the first */
+		if (pc->type == VSW_PORT_ETHDEV && o->type == VSW_PORT_ETHDEV &&
+		    strcspn(pc->devargs, ",") ==
+			    strcspn(o->conf.devargs, ",") &&
+		    strncmp(pc->devargs, o->conf.devargs,
+			    strcspn(pc->devargs, ",")) == 0) {
+			snprintf(err, errlen, "device %.*s is port %s",
+				 (int)strcspn(pc->devargs, ","), pc->devargs,
+				 o->name);
+			return -EEXIST;
+		}
 	}
 	return 0;
+}
+
+/* Would the mbuf pool still suffice with @pc added (review L7)? */
+static int check_pool(const struct vsw_switch *sw,
+		      const struct vsw_port_conf *pc, char *err, size_t errlen)
+{
+	static struct vsw_config all; /* ctl_lock */
+
+	vsw_config_init(&all);
+	all.sw = sw->cfg.sw;
+	snprintf(all.source, sizeof(all.source), "%s", sw->cfg.source);
+	for (int i = 0; i < VSW_MAX_PORTS; i++)
+		if (sw->ports[i] != NULL)
+			all.ports[all.n_ports++] = sw->ports[i]->conf;
+	if (all.n_ports == VSW_MAX_PORTS)
+		return 0; /* full: refused below for want of a slot */
+	all.ports[all.n_ports++] = *pc;
+	return vsw_config_check_mbufs(&all, sw->n_workers, err, errlen);
 }
 
 static bool lcore_is_worker(unsigned int lcore, void *arg)
@@ -165,6 +194,8 @@ int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
 	one.ports[0] = pc;
 	one.n_ports = 1;
 	rc = vsw_config_validate(&one, lcore_is_worker, sw, err, errlen);
+	if (rc == 0)
+		rc = check_pool(sw, &pc, err, errlen);
 	if (rc == 0)
 		rc = unique_port(sw, &pc, err, errlen);
 	for (int i = 0; rc == 0 && i < VSW_MAX_PORTS && id < 0; i++)

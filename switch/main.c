@@ -268,9 +268,9 @@ static int setup_core(struct vsw_switch *sw)
 	};
 	size_t qsz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
 
-	sw->mp = rte_pktmbuf_pool_create("vsw_mbufs", sw->cfg.sw.mbufs, 256, 0,
-					 RTE_MBUF_DEFAULT_BUF_SIZE,
-					 (int)rte_socket_id());
+	sw->mp = rte_pktmbuf_pool_create(
+		"vsw_mbufs", sw->cfg.sw.mbufs, VSW_MBUF_CACHE, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
 	sw->qs = rte_zmalloc("vsw_qsbr", qsz, RTE_CACHE_LINE_SIZE);
 	sw->fdb = vsw_fdb_create(&fp);
 	if (sw->mp == NULL || sw->qs == NULL || sw->fdb == NULL) {
@@ -420,8 +420,17 @@ static void teardown(struct vsw_switch *sw)
 
 static int run(struct vsw_switch *sw)
 {
+	unsigned int workers = rte_lcore_count() - 1;
+	char err[VSW_ERR_MAX];
 	int rc;
 
+	rc = vsw_config_check_mbufs(
+		&sw->cfg, workers < VSW_MAX_WORKERS ? workers : VSW_MAX_WORKERS,
+		err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "vsw: %s\n", err);
+		return rc;
+	}
 	rc = setup_core(sw);
 	if (rc == 0)
 		rc = setup_workers(sw);

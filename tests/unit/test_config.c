@@ -835,6 +835,25 @@ static void test_hygiene_and_switch_keys(void)
 					sizeof(err)) == -EPERM);
 }
 
+static void test_mbufs_needed(void)
+{
+	const char *path;
+
+	/* two vhost ports, one worker: caches, buffers and 1024 spare */
+	vsw_config_default(&cfg, NULL);
+	CHECK(vsw_config_mbufs_needed(&cfg, 1) == 1024 + 384 + 32 * 3);
+	CHECK(vsw_config_check_mbufs(&cfg, 1, err, sizeof(err)) == 0);
+	/* an ethdev port with 4 rx queues, 2 workers: 4 + 2 rings of 1024 */
+	CHECK(load(PORT0 "[switch]\nmbufs = 4096\n[port e0]\ntype = ethdev\n"
+			 "devargs = net_null0\nrxq = 4\n",
+		   &path) == 0);
+	CHECK(vsw_config_mbufs_needed(&cfg, 2) ==
+	      1024 + 6 * 1024 + 2 * (384 + 32 * 3));
+	CHECK(vsw_config_check_mbufs(&cfg, 2, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "[switch] mbufs = \"4096\": expected at least "
+			  "8128 for 2 port(s) and 2 worker(s)") != NULL);
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -874,6 +893,7 @@ int main(void)
 	RUN(test_port_set);
 	RUN(test_runtime_limits);
 	RUN(test_hygiene_and_switch_keys);
+	RUN(test_mbufs_needed);
 	for (i = 0; i < n_tmp; i++)
 		unlink(tmp_paths[i]);
 	return TEST_EXIT();
