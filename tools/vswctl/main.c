@@ -719,9 +719,14 @@ static const struct verb verbs[] = {
 	{"port-add", 2, -1, "NAME KEY=VALUE...",
 	 "add a port; KEY=VALUE: type=vhost-user path=SOCK\n"
 	 "mode=server|client [queues=N], or type=ethdev\n"
-	 "devargs=ARGS [rxq=N] [txq=N]",
+	 "devargs=ARGS [rxq=N] [txq=N]; either: [workers=L]\n"
+	 "[mtu=N] [max-macs=N] [allowed-macs=\"MAC...\"]",
 	 verb_port_add},
 	{"port-del", 1, 1, "NAME", "remove a port", verb_port_del},
+	{"port-set", 2, -1, "NAME KEY=VALUE...",
+	 "change a port at run time; KEY=VALUE: mtu=N\n"
+	 "max-macs=N allowed-macs=\"MAC MAC...\"|any",
+	 verb_port_set},
 	{"rxq-move", 3, 3, "PORT QUEUE WORKER",
 	 "move an rx queue to another worker", verb_rxq_move},
 	{"rxq-rebalance", 0, 0, "", "spread rx queues over the workers by load",
@@ -789,6 +794,7 @@ static const char *const verb_arg_what[][2] = {
 	{"queues", "a PORT name"},
 	{"port-add", "NAME type=vhost-user|ethdev KEY=VALUE..."},
 	{"port-del", "a port NAME"},
+	{"port-set", "NAME KEY=VALUE... (mtu, max-macs, allowed-macs)"},
 	{"fdb-add", "MAC PORT [vlan=N]"},
 	{"fdb-del", "MAC [vlan=N]"},
 };
