@@ -559,6 +559,28 @@ static void port_drop_reasons(struct table *t, const struct json *data)
 				kv_add(t, "  ", m);
 }
 
+/* A list of strings as "a b c"; empty: "any" for allowed_macs, else "-". */
+static void kv_add_words(struct table *t, const struct json *m)
+{
+	char *row[2], *s = strdup("");
+
+	for (const struct json *e = m->child; e != NULL; e = e->next) {
+		char *v = json_text(e), *n;
+
+		n = xasprintf("%s%s%s", s, s[0] ? " " : "", v);
+		free(v);
+		free(s);
+		s = n;
+	}
+	row[0] = xasprintf("%s:", m->key);
+	if (s[0] == '\0') {
+		free(s);
+		s = strdup(strcmp(m->key, "allowed_macs") == 0 ? "any" : "-");
+	}
+	row[1] = s;
+	table_add(t, row);
+}
+
 static void port_list(const struct json *data)
 {
 	struct table t = {.ncols = 2, .align = kv_align, .gap = " "};
@@ -568,7 +590,10 @@ static void port_list(const struct json *data)
 	for (m = data->child; m != NULL; m = m->next) {
 		if (is_drop_reason(m))
 			continue;
-		kv_add(&t, "", m);
+		if (m->type == JSON_ARRAY)
+			kv_add_words(&t, m);
+		else
+			kv_add(&t, "", m);
 		if (strcmp(m->key, "drops") == 0) {
 			port_drop_reasons(&t, data);
 			shown = 1;
