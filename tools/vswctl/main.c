@@ -559,6 +559,28 @@ static void port_drop_reasons(struct table *t, const struct json *data)
 				kv_add(t, "  ", m);
 }
 
+/* A list of strings as "a b c"; empty: "any" for allowed_macs, else "-". */
+static void kv_add_words(struct table *t, const struct json *m)
+{
+	char *row[2], *s = strdup("");
+
+	for (const struct json *e = m->child; e != NULL; e = e->next) {
+		char *v = json_text(e), *n;
+
+		n = xasprintf("%s%s%s", s, s[0] ? " " : "", v);
+		free(v);
+		free(s);
+		s = n;
+	}
+	row[0] = xasprintf("%s:", m->key);
+	if (s[0] == '\0') {
+		free(s);
+		s = strdup(strcmp(m->key, "allowed_macs") == 0 ? "any" : "-");
+	}
+	row[1] = s;
+	table_add(t, row);
+}
+
 static void port_list(const struct json *data)
 {
 	struct table t = {.ncols = 2, .align = kv_align, .gap = " "};
@@ -568,7 +590,10 @@ static void port_list(const struct json *data)
 	for (m = data->child; m != NULL; m = m->next) {
 		if (is_drop_reason(m))
 			continue;
-		kv_add(&t, "", m);
+		if (m->type == JSON_ARRAY)
+			kv_add_words(&t, m);
+		else
+			kv_add(&t, "", m);
 		if (strcmp(m->key, "drops") == 0) {
 			port_drop_reasons(&t, data);
 			shown = 1;
@@ -719,9 +744,14 @@ static const struct verb verbs[] = {
 	{"port-add", 2, -1, "NAME KEY=VALUE...",
 	 "add a port; KEY=VALUE: type=vhost-user path=SOCK\n"
 	 "mode=server|client [queues=N], or type=ethdev\n"
-	 "devargs=ARGS [rxq=N] [txq=N]",
+	 "devargs=ARGS [rxq=N] [txq=N]; any type: [workers=L]\n"
+	 "[mtu=N] [max-macs=N] [allowed-macs=\"MAC...\"]",
 	 verb_port_add},
 	{"port-del", 1, 1, "NAME", "remove a port", verb_port_del},
+	{"port-set", 2, -1, "NAME KEY=VALUE...",
+	 "change a port at run time; KEY=VALUE: mtu=N\n"
+	 "max-macs=N allowed-macs=\"MAC MAC...\"|any",
+	 verb_port_set},
 	{"rxq-move", 3, 3, "PORT QUEUE WORKER",
 	 "move an rx queue to another worker", verb_rxq_move},
 	{"rxq-rebalance", 0, 0, "", "spread rx queues over the workers by load",
@@ -789,6 +819,7 @@ static const char *const verb_arg_what[][2] = {
 	{"queues", "a PORT name"},
 	{"port-add", "NAME type=vhost-user|ethdev KEY=VALUE..."},
 	{"port-del", "a port NAME"},
+	{"port-set", "NAME KEY=VALUE... (mtu, max-macs, allowed-macs)"},
 	{"fdb-add", "MAC PORT [vlan=N]"},
 	{"fdb-del", "MAC [vlan=N]"},
 };

@@ -1,8 +1,8 @@
 /*
- * Mutating verbs: port-add, port-del, rxq-move, rxq-rebalance, set,
- * fdb-flush, fdb-add, fdb-del, stats-clear (docs/cli.md). Arguments are
- * checked here where the client can (names, integers, MACs); the rest is
- * up to vsw, whose {"error": ...} replies exit 1.
+ * Mutating verbs: port-add, port-del, port-set, rxq-move, rxq-rebalance,
+ * set, fdb-flush, fdb-add, fdb-del, stats-clear (docs/cli.md). Arguments
+ * are checked here where the client can (names, integers, MACs); the rest
+ * is up to vsw, whose {"error": ...} replies exit 1.
  */
 #define _GNU_SOURCE /* asprintf */
 #include "vswctl.h"
@@ -70,8 +70,9 @@ static int check_port(const char *name)
 /* The keys of a [port] section other than devargs. */
 static int is_port_key(const char *word)
 {
-	static const char *const keys[] = {"type", "path", "mode",   "queues",
-					   "rxq",  "txq",  "workers"};
+	static const char *const keys[] = {
+		"type", "path",	   "mode", "queues",   "rxq",
+		"txq",	"workers", "mtu",  "max-macs", "allowed-macs"};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		size_t n = strlen(keys[i]);
@@ -91,30 +92,51 @@ static void append(char **s, const char *sep, const char *word)
 }
 
 /*
+ * After allowed-macs=MAC, a word without '=' or ',' is one more MAC of
+ * it: append it to *cmd (which ends with that key) after a space.
+ */
+static int more_macs(int in_macs, const char *w, char **cmd)
+{
+	size_t n = strlen(*cmd);
+
+	if (!in_macs || strchr(w, '=') != NULL || strchr(w, ',') != NULL)
+		return 0;
+	append(cmd, n > 0 && (*cmd)[n - 1] == '=' ? "" : " ", w);
+	return 1;
+}
+
+/*
  * argv: KEY=VALUE words. devargs=... and the words after it that are not
- * port keys form the devargs value (joined by ','), sent last.
+ * port keys form the devargs value (joined by ','), sent last. The MACs
+ * of allowed-macs are one quoted word or the words that follow it.
  */
 static int port_add_cmd(int argc, char **argv, char **cmd)
 {
 	char *dev = NULL;
-	int type = 0;
+	int type = 0, in_macs = 0;
 
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i];
 
 		if (strncmp(w, "devargs=", 8) == 0 && dev == NULL) {
 			dev = strdup(w);
+			in_macs = 0;
+		} else if (more_macs(in_macs, w, cmd)) {
+			continue;
 		} else if (dev != NULL && !is_port_key(w)) {
 			append(&dev, dev[8] && w[0] ? "," : "", w);
+			in_macs = 0;
 		} else if (!is_port_key(w) || strchr(w, ',') != NULL) {
 			free(dev);
 			return usage_error("'port-add': bad argument '%s' "
 					   "(KEY=VALUE, KEY one of type, path, "
 					   "mode, queues, rxq, txq, workers, "
+					   "mtu, max-macs, allowed-macs, "
 					   "devargs)",
 					   w);
 		} else {
 			type |= strncmp(w, "type=", 5) == 0;
+			in_macs = strncmp(w, "allowed-macs=", 13) == 0;
 			append(cmd, ",", w);
 		}
 	}
@@ -155,6 +177,80 @@ int verb_port_del(struct ctl *ctl, int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "/vsw/port/del,%s", argv[0]);
 	snprintf(msg, sizeof(msg), "port %s removed", argv[0]);
 	return mutate(ctl, cmd, msg);
+}
+
+/* ---- port-set -------------------------------------------------------- */
+
+/* A KEY=VALUE word: KEY of [a-z-], no ',' anywhere (it separates them). */
+static int kv_word_ok(const char *w)
+{
+	const char *eq = strchr(w, '=');
+
+	return eq != NULL && eq > w &&
+	       strspn(w, "abcdefghijklmnopqrstuvwxyz-") == (size_t)(eq - w) &&
+	       strchr(w, ',') == NULL;
+}
+
+/* Append "KEY = VALUE" of the word w to *msg, after ", " if not first. */
+static void msg_kv(char **msg, const char *w)
+{
+	const char *eq = strchr(w, '=');
+	char *n = xasprintf("%s%s%.*s = %s", *msg, **msg ? ", " : "",
+			    (int)(eq - w), w, eq + 1);
+
+	free(*msg);
+	*msg = n;
+}
+
+/*
+ * argv: KEY=VALUE words, sent as ",KEY=VALUE" each. allowed-macs takes
+ * MACs separated by spaces: quoted as one word, or as the words after
+ * allowed-macs= that hold no '=' (joined by spaces). *msg gets
+ * "KEY = VALUE, ..." for the success line.
+ */
+static int port_set_cmd(int argc, char **argv, char **cmd, char **msg)
+{
+	int in_macs = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		size_t n = strlen(*msg);
+
+		if (more_macs(in_macs, w, cmd)) {
+			append(msg, n > 0 && (*msg)[n - 1] == ' ' ? "" : " ",
+			       w);
+			continue;
+		}
+		if (!kv_word_ok(w))
+			return usage_error(
+				"'port-set': bad argument '%s' (KEY=VALUE, KEY "
+				"one of mtu, max-macs, allowed-macs; no ',')",
+				w);
+		in_macs = strncmp(w, "allowed-macs=", 13) == 0;
+		append(cmd, ",", w);
+		msg_kv(msg, w);
+	}
+	return 0;
+}
+
+int verb_port_set(struct ctl *ctl, int argc, char **argv)
+{
+	char *cmd, *msg = strdup(""), *line;
+	int rc = check_port(argv[0]);
+
+	if (rc) {
+		free(msg);
+		return rc;
+	}
+	cmd = xasprintf("/vsw/port/set,%s", argv[0]);
+	rc = port_set_cmd(argc - 1, argv + 1, &cmd, &msg);
+	line = xasprintf("port %s: %s", argv[0], msg);
+	if (rc == 0)
+		rc = mutate(ctl, cmd, line);
+	free(line);
+	free(msg);
+	free(cmd);
+	return rc;
 }
 
 /* ---- rx queues ------------------------------------------------------- */

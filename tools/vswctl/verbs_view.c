@@ -175,6 +175,10 @@ static void queue_explain(const struct json *qd)
 		printf("%s: event-idx: the guest asks for an interrupt only "
 		       "when the used index passes its mark: %s\n",
 		       qd->key, rate);
+	else if (strcmp(w, "unknown") == 0)
+		printf("%s: not known yet whether the guest wants interrupts "
+		       "(it has an interrupt fd; nothing sent to it yet)\n",
+		       qd->key);
 	else
 		printf("%s: guest wants '%s': %s\n", qd->key, w, rate);
 }

@@ -82,6 +82,7 @@ int verb_fdb_stats(struct ctl *ctl, int argc, char **argv);
 /* verbs_admin.c */
 int verb_port_add(struct ctl *ctl, int argc, char **argv);
 int verb_port_del(struct ctl *ctl, int argc, char **argv);
+int verb_port_set(struct ctl *ctl, int argc, char **argv);
 int verb_rxq_move(struct ctl *ctl, int argc, char **argv);
 int verb_rxq_rebalance(struct ctl *ctl, int argc, char **argv);
 int verb_set(struct ctl *ctl, int argc, char **argv);
