@@ -1155,21 +1155,31 @@ static bool in_list(const char *list, const char *name, size_t len)
 	return false;
 }
 
-/* The value of devargs key @key ("key=value,"), or NULL. */
-static const char *devargs_value(const char *devargs, const char *key,
-				 char *buf, size_t len)
+/*
+ * A memif devargs whose socket file would land outside @dir.  memif
+ * takes the last of repeated keys and reads any socket-abstract other than
+ * "yes" as no, so every occurrence is looked at: a file socket (any
+ * socket-abstract value but "yes") needs every socket= below @dir, and
+ * an explicit one (memif's default is /run/memif.sock).
+ */
+static bool memif_escapes(const char *devargs, const char *dir)
 {
-	size_t klen = strlen(key);
+	bool file = false, named = false, outside = false;
 
 	for (const char *p = strchr(devargs, ','); p != NULL;
 	     p = strchr(p + 1, ',')) {
-		if (strncmp(p + 1, key, klen) == 0 && p[1 + klen] == '=') {
-			snprintf(buf, len, "%.*s",
-				 (int)strcspn(p + 2 + klen, ","), p + 2 + klen);
-			return buf;
+		char v[VSW_DEVARGS_MAX];
+		size_t len = strcspn(p + 1, ",");
+
+		snprintf(v, sizeof(v), "%.*s", (int)len, p + 1);
+		if (strncmp(v, "socket-abstract=", 16) == 0)
+			file |= strcmp(v + 16, "yes") != 0;
+		else if (strncmp(v, "socket=", 7) == 0) {
+			named = true;
+			outside |= !path_below(v + 7, dir);
 		}
 	}
-	return NULL;
+	return file && (!named || outside);
 }
 
 /*
@@ -1182,8 +1192,6 @@ static int check_runtime_port(const struct pctx *c,
 			      const struct vsw_switch_conf *sw)
 {
 	const char *d = pc->devargs;
-	size_t len = strcspn(d, ",");
-	char v[VSW_DEVARGS_MAX];
 
 	if (pc->type == VSW_PORT_VHOST) {
 		if (!path_below(pc->path, sw->run_dir))
@@ -1203,11 +1211,7 @@ static int check_runtime_port(const struct pctx *c,
 				 "port-add-drivers (\"%s\"); other drivers "
 				 "only in the config file",
 				 sw->port_add_drivers);
-	if (strncmp(d, "net_memif", 9) == 0 && len > 0 &&
-	    devargs_value(d, "socket-abstract", v, sizeof(v)) != NULL &&
-	    strcmp(v, "no") == 0 &&
-	    (devargs_value(d, "socket", v, sizeof(v)) == NULL ||
-	     !path_below(v, sw->run_dir)))
+	if (strncmp(d, "net_memif", 9) == 0 && memif_escapes(d, sw->run_dir))
 		return bad_value(c, "devargs", d,
 				 "a memif socket= path below run-dir %s",
 				 sw->run_dir);

@@ -30,7 +30,7 @@
 /* Longest frame a port takes for its MTU: Ethernet header + one 802.1Q tag
  * (as the Linux bridge allows), no FCS (virtio and mbufs carry none). */
 #define VSW_FRAME_OVERHEAD 18
-#define VSW_MAX_ALLOWED_MACS 16
+#define VSW_MAX_ALLOWED_MACS 14 /* what a 255-character value holds */
 #define VSW_MAX_MACS_MAX 16777216
 #define VSW_ETH_RX_DESC 1024 /* descriptors per ethdev rx / tx queue */
 #define VSW_ETH_TX_DESC 1024

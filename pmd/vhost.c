@@ -67,7 +67,8 @@
 /* the library takes at most this many packets per enqueue call */
 #define VHOST_ENQ_MAX 32
 #define VHOST_MAX_QP 128 /* VHOST_MAX_QUEUE_PAIRS in 22.11 */
-#define DRAIN_BURST 64
+#define DRAIN_BURST 32
+#define DRAIN_CALLS 128
 
 #include "port.h"
 #include "port_priv.h"
@@ -609,12 +610,16 @@ static uint64_t vhost_drain_unpolled(struct vsw_port *p, uint16_t from)
 
 	pthread_mutex_lock(&reg_lock);
 	for (uint16_t q = from; p->vid >= 0 && q < p->guest_qp; q++) {
-		do {
+		/* the library hands out 32 at most per call; a bounded number
+		 * of calls empties a 4096-entry ring without stalling control */
+		for (int i = 0; i < DRAIN_CALLS; i++) {
 			n = rte_vhost_dequeue_burst(p->vid, q * 2 + VIRTIO_TXQ,
 						    p->mp, pkts, DRAIN_BURST);
 			rte_pktmbuf_free_bulk(pkts, n);
 			total += n;
-		} while (n == DRAIN_BURST);
+			if (n == 0)
+				break;
+		}
 	}
 	pthread_mutex_unlock(&reg_lock);
 	return total;
@@ -734,6 +739,7 @@ static int vhost_register(struct vsw_port *p, char *err, size_t errlen)
 int vsw_vhost_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 			  char *err, size_t errlen)
 {
+	mode_t old_mask;
 	int rc;
 
 	if (p->conf.mode == VSW_VHOST_SERVER) {
@@ -764,7 +770,13 @@ int vsw_vhost_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 	pthread_mutex_lock(&map_lock);
 	registered[p->id] = p;
 	pthread_mutex_unlock(&map_lock);
-	if (rte_vhost_driver_start(p->conf.path) < 0) {
+	/* the socket is born with no more than socket-mode allows (the
+	 * umask is the process's: a file another thread creates meanwhile
+	 * is at worst more private); group and exact mode follow */
+	old_mask = umask(env->socket_mode ? ~env->socket_mode & 0777 : 0077);
+	rc = rte_vhost_driver_start(p->conf.path);
+	umask(old_mask);
+	if (rc < 0) {
 		vhost_destroy(p);
 		snprintf(err, errlen,
 			 "port %s: cannot start vhost-user %s on "

@@ -783,6 +783,28 @@ static void test_runtime_limits(void)
 				      "type=ethdev,devargs=net_memif0,"
 				      "socket-abstract=no,socket=/run/vsw/m",
 				      &sw, &pc, err, sizeof(err)) == 0);
+	/* memif reads the last of repeated keys and any socket-abstract but
+	 * "yes" as no: all of them count */
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,devargs=net_memif0,"
+				      "socket-abstract=yes,socket=/tmp/m,"
+				      "socket-abstract=no",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,devargs=net_memif0,"
+				      "socket-abstract=nope,socket=/tmp/m",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,devargs=net_memif0,"
+				      "socket-abstract=no,socket=/run/vsw/m,"
+				      "socket=/tmp/m",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,devargs=net_memif0,"
+				      "socket-abstract=no",
+				      &sw, &pc, err, sizeof(err)) < 0);
+	CHECK(vsw_config_port_from_kv("e", "type=ethdev,devargs=net_memif0",
+				      &sw, &pc, err, sizeof(err)) == 0);
 	snprintf(sw.port_add_drivers, sizeof(sw.port_add_drivers),
 		 "net_af_packet");
 	CHECK(vsw_config_port_from_kv("e", "type=ethdev,devargs=0000:3b:00.0",
