@@ -493,6 +493,38 @@ static void test_eviction_race(void)
 	vsw_fdb_destroy(race_f);
 }
 
+/* Review L8: two threads learning the same new MACs count each once. */
+static struct vsw_fdb *count_f;
+static void *learn_all(void *arg)
+{
+	struct vsw_fdb_wstats *ws = arg;
+
+	for (uint32_t i = 0; i < 20000; i++)
+		vsw_fdb_learn(count_f, key_n(i, 0), 1, 1, ws);
+	return NULL;
+}
+
+static void test_learned_once(void)
+{
+	struct vsw_fdb_wstats ws[2] = {{0}, {0}};
+	pthread_t t;
+
+	count_f = mk(65536);
+	pthread_create(&t, NULL, learn_all, &ws[1]);
+	learn_all(&ws[0]);
+	pthread_join(t, NULL);
+	/* a MAC lost to the other thread's race is busy, never learned
+	 * twice; whatever busy left out, a second pass learns */
+	learn_all(&ws[0]);
+	printf("  learned %llu + %llu, busy %llu + %llu\n",
+	       (unsigned long long)ws[0].learned,
+	       (unsigned long long)ws[1].learned,
+	       (unsigned long long)ws[0].busy, (unsigned long long)ws[1].busy);
+	CHECK(vsw_fdb_count(count_f) == 20000);
+	CHECK(ws[0].learned + ws[1].learned == 20000);
+	vsw_fdb_destroy(count_f);
+}
+
 int main(void)
 {
 	RUN(test_key_roundtrip);
@@ -511,5 +543,6 @@ int main(void)
 	RUN(test_flood_fairness);
 	RUN(test_keyed_hash);
 	RUN(test_eviction_race);
+	RUN(test_learned_once);
 	return TEST_EXIT();
 }
