@@ -28,7 +28,7 @@ dpdk-testpmd --lcores 0@0,1@0 --file-prefix "$gp" $(mem_args 512) --single-file-
 	</dev/null >"$T/testpmd.log" 2>&1 &
 TP=$!; PIDS+=("$TP")
 
-slow=0; calls=0; end=$(( $(date +%s) + 40 ))
+slow=0; calls=0; end=$(( $(date +%s) + 25 ))
 while kill -0 "$TP" 2>/dev/null && [ "$(date +%s)" -lt "$end" ]; do
 	for v in "set kick-suppression off" "set kick-suppression on" info "queues a"; do
 		calls=$((calls + 1))
@@ -45,7 +45,7 @@ if [ "$slow" -gt 0 ]; then
 	grep -E "^Thread|vring_state_changed|upkeep|enable_guest_notification|lll_lock" "$T/gdb.log" | head -20
 	fail "vswctl calls did not answer within 2 s: vsw is stuck"
 fi
-[ "$ups" -ge 4 ] || fail "the guest restarted its port only $ups times: $(tail -5 "$T/testpmd.log")"
+[ "$ups" -ge 2 ] || fail "the guest restarted its port only $ups times: $(tail -5 "$T/testpmd.log")"
 kill -KILL "$TP" 2>/dev/null; wait "$TP" 2>/dev/null; note "guest killed"
 wait_for 30 "a down" port_is a down
 # still forwarding: a fresh guest pair exchanges frames

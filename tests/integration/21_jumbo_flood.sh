@@ -21,7 +21,7 @@ base=$(info_val mbufs_in_use)
 rx_guest() { # NAME MAC EXTRA-DEVARGS VSWGEN-ARGS...
 	local n=$1 mac=$2 dev=$3; shift 3
 	start_guest "$n" "$(virtio "$RUN/$n.sock" "$dev")" -- --src-mac "$mac" \
-		--announce 3 --rx-only --verify --duration 40 "$@"
+		--announce 3 --rx-only --verify --duration 20 "$@"
 }
 rx_guest b "$B" ""
 rx_guest c "$C" "mrg_rxbuf=0" --mbuf-size 10240
