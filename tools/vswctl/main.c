@@ -90,6 +90,17 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (d == NULL) {
+		perror("vswctl: strdup");
+		exit(EXIT_ERR);
+	}
+	return d;
+}
+
 int parse_int(const char *s, long min, long max, long *out)
 {
 	char *end;
@@ -410,7 +421,7 @@ char *cell(const struct json *obj, const char *key)
 	const struct json *v = key ? json_get(obj, key) : obj;
 
 	if (v == NULL || (v->type == JSON_STRING && v->len == 0))
-		return strdup("-");
+		return xstrdup("-");
 	return json_text(v);
 }
 
@@ -492,7 +503,7 @@ static void ports_table(const struct pages *pg)
 	for (size_t i = 0; i < pg->nitems; i++) {
 		const struct json *p = pg->items[i];
 
-		row[0] = strdup(p->key);
+		row[0] = xstrdup(p->key);
 		row[1] = cell(p, "type");
 		for (size_t k = 0; k < 7; k++)
 			row[2 + k] = cell(p, keys[k]);
@@ -562,7 +573,7 @@ static void port_drop_reasons(struct table *t, const struct json *data)
 /* A list of strings as "a b c"; empty: "any" for allowed_macs, else "-". */
 static void kv_add_words(struct table *t, const struct json *m)
 {
-	char *row[2], *s = strdup("");
+	char *row[2], *s = xstrdup("");
 
 	for (const struct json *e = m->child; e != NULL; e = e->next) {
 		char *v = json_text(e), *n;
@@ -575,7 +586,7 @@ static void kv_add_words(struct table *t, const struct json *m)
 	row[0] = xasprintf("%s:", m->key);
 	if (s[0] == '\0') {
 		free(s);
-		s = strdup(strcmp(m->key, "allowed_macs") == 0 ? "any" : "-");
+		s = xstrdup(strcmp(m->key, "allowed_macs") == 0 ? "any" : "-");
 	}
 	row[1] = s;
 	table_add(t, row);
@@ -653,8 +664,8 @@ static void fdb_table(struct json **items, size_t n)
 		row[0] = cell(items[i], "mac");
 		row[1] = cell(items[i], "vlan");
 		row[2] = cell(items[i], "port");
-		row[3] = is_static ? strdup("-") : cell(items[i], "age_s");
-		row[4] = strdup(is_static ? "static" : "dynamic");
+		row[3] = is_static ? xstrdup("-") : cell(items[i], "age_s");
+		row[4] = xstrdup(is_static ? "static" : "dynamic");
 		table_add(&t, row);
 	}
 	table_print(&t);

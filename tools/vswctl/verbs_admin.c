@@ -85,9 +85,11 @@ static int is_port_key(const char *word)
 
 static void append(char **s, const char *sep, const char *word)
 {
-	char *n = xasprintf("%s%s%s", *s, sep, word);
+	size_t a = strlen(*s), b = strlen(sep), c = strlen(word);
+	char *n = xrealloc(*s, a + b + c + 1);
 
-	free(*s);
+	memcpy(n + a, sep, b);
+	memcpy(n + a + b, word, c + 1);
 	*s = n;
 }
 
@@ -119,7 +121,7 @@ static int port_add_cmd(int argc, char **argv, char **cmd)
 		const char *w = argv[i];
 
 		if (strncmp(w, "devargs=", 8) == 0 && dev == NULL) {
-			dev = strdup(w);
+			dev = xstrdup(w);
 			in_macs = 0;
 		} else if (more_macs(in_macs, w, cmd)) {
 			continue;
@@ -235,7 +237,7 @@ static int port_set_cmd(int argc, char **argv, char **cmd, char **msg)
 
 int verb_port_set(struct ctl *ctl, int argc, char **argv)
 {
-	char *cmd, *msg = strdup(""), *line;
+	char *cmd, *msg = xstrdup(""), *line;
 	int rc = check_port(argv[0]);
 
 	if (rc) {

@@ -63,8 +63,8 @@ static void worker_row(struct table *t, const struct json *w)
 		"rx_packets", "iterations", "sleeps"};
 	char *row[7];
 
-	row[0] =
-		strdup(strncmp(w->key, "worker", 6) == 0 ? w->key + 6 : w->key);
+	row[0] = xstrdup(strncmp(w->key, "worker", 6) == 0 ? w->key + 6
+							   : w->key);
 	for (size_t k = 0; k < 6; k++)
 		row[1 + k] = cell(w, keys[k]);
 	table_add(t, row);
@@ -78,9 +78,9 @@ static void worker_rxqs(struct table *t, const struct json *w)
 	for (m = w->child; m != NULL; m = m->next) {
 		if (rxq_key(m->key, port, sizeof(port), &row[2]) < 0)
 			continue;
-		row[0] = strdup(strncmp(w->key, "worker", 6) == 0 ? w->key + 6
-								  : w->key);
-		row[1] = strdup(port);
+		row[0] = xstrdup(strncmp(w->key, "worker", 6) == 0 ? w->key + 6
+								   : w->key);
+		row[1] = xstrdup(port);
 		row[3] = xasprintf("%s%%", m->str);
 		table_add(t, row);
 	}
@@ -126,7 +126,7 @@ static void queue_row(struct table *t, const struct json *qd)
 		"pkts_per_enqueue", "calls_per_pkt", "present"};
 	char *row[10];
 
-	row[0] = strdup(qd->key[0] == 'q' ? qd->key + 1 : qd->key);
+	row[0] = xstrdup(qd->key[0] == 'q' ? qd->key + 1 : qd->key);
 	for (size_t k = 0; k < 9; k++)
 		row[1 + k] = cell(qd, keys[k]);
 	table_add(t, row);

@@ -175,7 +175,7 @@ static struct worker_rate worker_rate(const struct snap *prev,
 
 static char *num(int known, const char *fmt, double v)
 {
-	return known ? xasprintf(fmt, v) : strdup("-");
+	return known ? xasprintf(fmt, v) : xstrdup("-");
 }
 
 static void print_ports(const struct snap *prev, const struct snap *cur,
@@ -191,8 +191,8 @@ static void print_ports(const struct snap *prev, const struct snap *cur,
 		const struct port_snap *p = &cur->ports[i];
 		struct port_rate r = port_rate(prev, p, dt);
 
-		row[0] = strdup(p->name);
-		row[1] = strdup(p->state);
+		row[0] = xstrdup(p->name);
+		row[1] = xstrdup(p->state);
 		row[2] = num(r.known, "%.3f", r.rx_mpps);
 		row[3] = num(r.known, "%.1f", r.rx_mbps);
 		row[4] = num(r.known, "%.3f", r.tx_mpps);
@@ -215,7 +215,7 @@ static void print_workers(const struct snap *prev, const struct snap *cur,
 		const struct worker_snap *w = &cur->workers[i];
 		struct worker_rate r = worker_rate(prev, w, dt);
 
-		row[0] = strdup(w->name);
+		row[0] = xstrdup(w->name);
 		row[1] = xasprintf("%" PRIu64, w->lcore);
 		row[2] = num(r.known, "%.1f", r.busy_pct);
 		row[3] = num(r.known, "%.0f", r.cyc_pkt);

@@ -56,6 +56,7 @@ int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xrealloc(void *p, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xstrdup(const char *s);
 
 int ctl_query(struct ctl *ctl, const char *cmd, struct json **reply,
 	      struct json **data);
