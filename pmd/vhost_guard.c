@@ -78,7 +78,7 @@ struct msg_region {
 	uint64_t memory_size;
 	uint64_t userspace_addr;
 	uint64_t mmap_offset;
-};
+} __attribute__((packed)); /* at offset 20 of the message: unaligned */
 
 struct msg {
 	uint32_t request;
