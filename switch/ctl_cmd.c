@@ -28,9 +28,12 @@ static int reply_rc(struct rte_tel_data *d, int rc, const char *err)
 	return 0;
 }
 
-/* /vsw/port/add,NAME,KEY=VALUE,... (devargs last: it has commas) */
-static int cmd_port_add(const char *cmd, const char *params,
-			struct rte_tel_data *d)
+/*
+ * The common shape of a mutating command: parse and lock, run @op (which
+ * fills err on failure), unlock, reply {"ok": 1} or the error.
+ */
+static int mutate(const char *cmd, const char *params, struct rte_tel_data *d,
+		  int (*op)(const struct vsw_args *a, char *err, size_t len))
 {
 	char err[VSW_ERR_MAX];
 	struct vsw_args a;
@@ -38,54 +41,57 @@ static int cmd_port_add(const char *cmd, const char *params,
 
 	if (!vsw_ctl_begin(d, cmd, params, &a, true))
 		return 0;
-	rc = vsw_ctl_port_add(&vsw, a.name, a.rest, err, sizeof(err));
+	rc = op(&a, err, sizeof(err));
 	vsw_ctl_end();
 	return reply_rc(d, rc, err);
+}
+
+/* /vsw/port/add,NAME,KEY=VALUE,... (devargs last: it has commas) */
+static int op_port_add(const struct vsw_args *a, char *err, size_t len)
+{
+	return vsw_ctl_port_add(&vsw, a->name, a->rest, err, len);
+}
+
+static int cmd_port_add(const char *cmd, const char *params,
+			struct rte_tel_data *d)
+{
+	return mutate(cmd, params, d, op_port_add);
+}
+
+static int op_port_del(const struct vsw_args *a, char *err, size_t len)
+{
+	return vsw_ctl_port_del(&vsw, a->name, err, len);
 }
 
 static int cmd_port_del(const char *cmd, const char *params,
 			struct rte_tel_data *d)
 {
-	char err[VSW_ERR_MAX];
-	struct vsw_args a;
-	int rc;
-
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
-		return 0;
-	rc = vsw_ctl_port_del(&vsw, a.name, err, sizeof(err));
-	vsw_ctl_end();
-	return reply_rc(d, rc, err);
+	return mutate(cmd, params, d, op_port_del);
 }
 
 /* /vsw/port/set,NAME,KEY=VALUE,... */
+static int op_port_set(const struct vsw_args *a, char *err, size_t len)
+{
+	return vsw_ctl_port_set(&vsw, a->name, a->rest, err, len);
+}
+
 static int cmd_port_set(const char *cmd, const char *params,
 			struct rte_tel_data *d)
 {
-	char err[VSW_ERR_MAX];
-	struct vsw_args a;
-	int rc;
-
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
-		return 0;
-	rc = vsw_ctl_port_set(&vsw, a.name, a.rest, err, sizeof(err));
-	vsw_ctl_end();
-	return reply_rc(d, rc, err);
+	return mutate(cmd, params, d, op_port_set);
 }
 
 /* /vsw/rxq/move,PORT,QUEUE,WORKER */
+static int op_rxq_move(const struct vsw_args *a, char *err, size_t len)
+{
+	return vsw_ctl_rxq_move(&vsw, a->name, (unsigned int)a->n[0],
+				(unsigned int)a->n[1], err, len);
+}
+
 static int cmd_rxq_move(const char *cmd, const char *params,
 			struct rte_tel_data *d)
 {
-	char err[VSW_ERR_MAX];
-	struct vsw_args a;
-	int rc;
-
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
-		return 0;
-	rc = vsw_ctl_rxq_move(&vsw, a.name, (unsigned int)a.n[0],
-			      (unsigned int)a.n[1], err, sizeof(err));
-	vsw_ctl_end();
-	return reply_rc(d, rc, err);
+	return mutate(cmd, params, d, op_rxq_move);
 }
 
 static int cmd_rxq_rebalance(const char *cmd, const char *params,
@@ -109,17 +115,14 @@ static int cmd_rxq_rebalance(const char *cmd, const char *params,
 }
 
 /* /vsw/set,KEY,VALUE */
+static int op_set(const struct vsw_args *a, char *err, size_t len)
+{
+	return vsw_ctl_set(&vsw, a->key, a->value, err, len);
+}
+
 static int cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	char err[VSW_ERR_MAX];
-	struct vsw_args a;
-	int rc;
-
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
-		return 0;
-	rc = vsw_ctl_set(&vsw, a.key, a.value, err, sizeof(err));
-	vsw_ctl_end();
-	return reply_rc(d, rc, err);
+	return mutate(cmd, params, d, op_set);
 }
 
 /* /vsw/fdb/flush[,PORT] */
