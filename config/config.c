@@ -1320,14 +1320,7 @@ int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 	struct vsw_switch_conf tmp = *sw;
 	int ret;
 
-	static const char *const fixed[] = {
-		"run-dir",	    "fdb-size",	   "mbufs",	   "control",
-		"port-add-drivers", "socket-mode", "socket-group",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
-		if (strcmp(key, fixed[i]) != 0)
-			continue;
+	if (vsw_config_switch_key_fixed(key)) {
 		set_err(&c,
 			"%s: [switch] %s: fixed at start-up; expected a "
 			"key other than run-dir, fdb-size, mbufs, control, "

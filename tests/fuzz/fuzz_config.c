@@ -160,6 +160,11 @@ static void replay_switch(const struct rte_cfgfile_entry *e, int n, bool loaded)
 	memcpy(sw.run_dir, cfg.sw.run_dir, sizeof(sw.run_dir));
 	sw.fdb_size = cfg.sw.fdb_size;
 	sw.mbufs = cfg.sw.mbufs;
+	sw.read_only = cfg.sw.read_only;
+	memcpy(sw.port_add_drivers, cfg.sw.port_add_drivers,
+	       sizeof(sw.port_add_drivers));
+	sw.socket_mode = cfg.sw.socket_mode;
+	memcpy(sw.socket_group, cfg.sw.socket_group, sizeof(sw.socket_group));
 	FUZZ_CHECK(memcmp(&sw, &cfg.sw, sizeof(sw)) == 0);
 }
 
