@@ -645,21 +645,24 @@ static void test_validate_lengths(void)
 }
 
 /*
- * Path of @rel in the source tree, from VSW_TEST_DATA (set by ctest to
- * <src>/tests/data) or else from this file's path (absolute under CMake).
+ * Path of @rel in the source tree: below VSW_SRC (ctest sets it to the
+ * source root), or else found from this file's path (absolute under
+ * CMake).
  */
 static const char *src_path(const char *rel)
 {
 	static char buf[VSW_PATH_MAX];
-	const char *base = getenv("VSW_TEST_DATA");
-	const char *tail = "tests/data";
+	const char *src = getenv("VSW_SRC");
+	const char *self = "tests/unit/test_config.c";
+	size_t n = strlen(__FILE__);
 
-	if (base == NULL || strlen(base) < strlen(tail)) {
-		base = __FILE__;
-		tail = "tests/unit/test_config.c";
-	}
-	snprintf(buf, sizeof(buf), "%.*s%s", (int)(strlen(base) - strlen(tail)),
-		 base, rel);
+	if (src != NULL && src[0] != '\0')
+		snprintf(buf, sizeof(buf), "%s/%s", src, rel);
+	else if (n >= strlen(self))
+		snprintf(buf, sizeof(buf), "%.*s%s",
+			 (int)(n - strlen(self)), __FILE__, rel);
+	else
+		snprintf(buf, sizeof(buf), "%s", rel); /* from the source root */
 	return buf;
 }
 
