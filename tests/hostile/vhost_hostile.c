@@ -855,6 +855,23 @@ static int fresh(struct conn *c, struct report *r)
 	return rc;
 }
 
+/* A fresh connection that negotiates, then sends @reg, a region the
+ * scenario bent, as the memory table (result in *o). -1 (guest released)
+ * when it cannot connect. */
+static int bent_mem(struct dev *d, struct report *r,
+		    const struct vu_region *reg, enum out *o, const char **step)
+{
+	if (fresh(&d->c, r) < 0) {
+		guest_fini(&d->g);
+		return -1;
+	}
+	*o = hs_negotiate(&d->c, step);
+	if (*o == OUT_OK)
+		*o = set_mem(&d->c, reg, 1, &d->g.memfd, 1);
+	GOT(r, "SET_MEM_TABLE: %s", out_str(*o));
+	return 0;
+}
+
 /* A connection with a running device; guest fds may be swapped first. */
 static int dev_up_with(struct dev *d, struct report *r, bool init)
 {
@@ -1550,14 +1567,8 @@ static void s_tx_past_eof(struct report *r, uint64_t arg)
 	guest_init(&d.g);
 	reg = guest_region(&d.g);
 	reg.size = 16ull * MEM_SIZE;
-	if (fresh(&d.c, r) < 0) {
-		guest_fini(&d.g);
+	if (bent_mem(&d, r, &reg, &o, &step) < 0)
 		return;
-	}
-	o = hs_negotiate(&d.c, &step);
-	if (o == OUT_OK)
-		o = set_mem(&d.c, &reg, 1, &d.g.memfd, 1);
-	GOT(r, "SET_MEM_TABLE: %s", out_str(o));
 	if (o == OUT_OK)
 		o = hs_vring(&d.c, &d.g, 0, &step);
 	if (o == OUT_OK)
@@ -2287,14 +2298,8 @@ static void s_mem_offset(struct report *r, uint64_t arg)
 	guest_init(&d.g);
 	reg = guest_region(&d.g);
 	reg.offset = 64ull << 20;
-	if (fresh(&d.c, r) < 0) {
-		guest_fini(&d.g);
+	if (bent_mem(&d, r, &reg, &o, &step) < 0)
 		return;
-	}
-	o = hs_negotiate(&d.c, &step);
-	if (o == OUT_OK)
-		o = set_mem(&d.c, &reg, 1, &d.g.memfd, 1);
-	GOT(r, "SET_MEM_TABLE: %s", out_str(o));
 	if (o == OUT_OK)
 		o = hs_vring(&d.c, &d.g, 0, &step);
 	GOT(r, "vring 0 set-up: %s", out_str(o));
