@@ -7,9 +7,7 @@
 
 CFG=$(vhost_config a b)
 # two workers (lcores 1 and 2), both on CPU 1; control on CPU 0
-"$VSW" --lcores '0@0,1@1,2@1' --file-prefix "$PREFIX" $(mem_args 512) -- -c "$CFG" >"$T/vsw.log" 2>&1 &
-VSW_PID=$!; PIDS+=("$VSW_PID")
-wait_for 60 "vsw telemetry" ctl info
+start_vsw_on '0@0,1@1,2@1' "$CFG"
 [ "$(info_val workers)" -eq 2 ] || fail "expected 2 workers"
 
 start_v2v gen --rate 20000 --duration 16

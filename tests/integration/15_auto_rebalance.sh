@@ -6,9 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 CFG=$(vhost_config a b c d)
-"$VSW" --lcores '0@0,1@1,2@1' --file-prefix "$PREFIX" $(mem_args 512) -- -c "$CFG" >"$T/vsw.log" 2>&1 &
-VSW_PID=$!; PIDS+=("$VSW_PID")
-wait_for 60 "vsw telemetry" ctl info
+start_vsw_on '0@0,1@1,2@1' "$CFG"
 [ "$(info_val workers)" -eq 2 ] || fail "expected 2 workers"
 for p in a b c d; do
 	ctl raw "/vsw/rxq/move,$p,0,0" >/dev/null || fail "move $p to worker 0"

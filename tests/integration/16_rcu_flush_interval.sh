@@ -12,9 +12,7 @@
 
 CFG=$(vhost_config a b)
 sed -i 's/^\[switch\]$/[switch]\ntx-flush-interval-us = 1000/' "$CFG"
-VSW_TEST_QS_DELAY_US=${VSW_TEST_QS_DELAY_US:-300} "$VSW" --lcores '0@0,1@1,2@1' --file-prefix "$PREFIX" $(mem_args 512) -- -c "$CFG" >"$T/vsw.log" 2>&1 &
-VSW_PID=$!; PIDS+=("$VSW_PID")
-wait_for 60 "vsw telemetry" ctl info
+VSW_TEST_QS_DELAY_US=${VSW_TEST_QS_DELAY_US:-300} start_vsw_on '0@0,1@1,2@1' "$CFG"
 [ "$(info_val workers)" -eq 2 ] || fail "expected 2 workers"
 [ "$(info_val tx_flush_interval_us)" -eq 1000 ] || fail "flush interval not set"
 base=$(info_val mbufs_in_use)

@@ -54,9 +54,7 @@ type = vhost-user
 type = vhost-user
 queues = 1
 EOC
-"$VSW" --lcores '0@0,1@1,2@1' --file-prefix "$PREFIX" $(mem_args 512) -- -c "$CFG" >"$T/vsw.log" 2>&1 &
-VSW_PID=$!; PIDS+=("$VSW_PID")
-wait_for 60 "vsw telemetry" ctl info
+start_vsw_on '0@0,1@1,2@1' "$CFG"
 B=$(mac_of 51)
 start_guest b "$(virtio "$RUN/b.sock")" -- --src-mac "$B" --announce 3 --rx-only --duration 120
 wait_for 60 "b up" port_is b up
@@ -106,9 +104,7 @@ type = vhost-user
 type = vhost-user
 workers = 18
 EOC
-"$VSW" --lcores '0@0,(1-18)@1' --file-prefix "$PREFIX" $(mem_args 512) -- -c "$CFG" >"$T/vsw.log" 2>&1 &
-VSW_PID=$!; PIDS+=("$VSW_PID")
-wait_for 60 "vsw telemetry" ctl info
+start_vsw_on '0@0,(1-18)@1' "$CFG"
 [ "$(info_val workers)" -eq 18 ] || fail "expected 18 workers"
 tp_start d "$RUN/d.sock" 8 --forward-mode=rxonly
 wait_for 60 "d up" port_is d up

@@ -88,11 +88,15 @@ port_is() { [ "$(port_ctr "$1" state)" = "$2" ]; }
 ctr_at_least() { [ "$(port_ctr "$1" "$2")" -ge "$3" ]; }
 
 # start_vsw CONFIG [extra app args]: vsw on lcores 0 (control), 1 (worker)
-start_vsw() {
-	local cfg=$1; shift
+start_vsw() { start_vsw_on '0@0,1@1' "$@"; }
+
+# start_vsw_on LCORES CONFIG [extra app args]: vsw with EAL --lcores
+# LCORES (e.g. '0@0,1@1,2@1': two workers sharing CPU 1)
+start_vsw_on() {
+	local lcores=$1 cfg=$2; shift 2
 	# shellcheck disable=SC2046
-	"$VSW" -l 0,1 --file-prefix "$PREFIX" $(mem_args 512) -- -c "$cfg" "$@" \
-		>"$T/vsw.log" 2>&1 &
+	"$VSW" --lcores "$lcores" --file-prefix "$PREFIX" $(mem_args 512) -- \
+		-c "$cfg" "$@" >"$T/vsw.log" 2>&1 &
 	VSW_PID=$!
 	PIDS+=("$VSW_PID")
 	wait_for 60 "vsw telemetry" ctl info
