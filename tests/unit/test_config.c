@@ -659,10 +659,11 @@ static const char *src_path(const char *rel)
 	if (src != NULL && src[0] != '\0')
 		snprintf(buf, sizeof(buf), "%s/%s", src, rel);
 	else if (n >= strlen(self))
-		snprintf(buf, sizeof(buf), "%.*s%s",
-			 (int)(n - strlen(self)), __FILE__, rel);
+		snprintf(buf, sizeof(buf), "%.*s%s", (int)(n - strlen(self)),
+			 __FILE__, rel);
 	else
-		snprintf(buf, sizeof(buf), "%s", rel); /* from the source root */
+		snprintf(buf, sizeof(buf), "%s",
+			 rel); /* from the source root */
 	return buf;
 }
 
