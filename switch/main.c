@@ -26,13 +26,12 @@
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
+#include "control.h"
+#include "eal_args.h"
+#include "tel.h"
 #include "vsw.h"
 
 RTE_LOG_REGISTER_DEFAULT(vsw_logtype, INFO);
-
-#define CTL_PERIOD_US 100000
-#define CTL_GAP_US 5000
-#define MAX_EAL_ARGS 128
 
 struct vsw_switch vsw = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1};
 
@@ -107,109 +106,6 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static bool has_arg(int argc, char **argv, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (int i = 0; i < argc; i++)
-		if (strncmp(argv[i], name, len) == 0 &&
-		    (argv[i][len] == '\0' || argv[i][len] == '='))
-			return true;
-	return false;
-}
-
-/* Free hugepages, or 0 when no hugetlbfs is mounted to use them. */
-static long free_hugepages(void)
-{
-	char line[256];
-	bool mounted = false;
-	long n = 0;
-	FILE *f = fopen("/proc/mounts", "r");
-
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
-		if (strstr(line, " hugetlbfs ") != NULL)
-			mounted = true;
-	if (f != NULL)
-		fclose(f);
-	f = fopen("/proc/meminfo", "r");
-	if (f == NULL || !mounted) {
-		if (f != NULL)
-			fclose(f);
-		return 0;
-	}
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "HugePages_Free: %ld", &n) == 1)
-			break;
-	fclose(f);
-	return n;
-}
-
-/*
- * Unless the user chose devices, vsw takes only the PCI devices its config
- * names (so it never grabs a NIC the host uses): -a for each, or --no-pci.
- */
-static int pci_args(const struct vsw_config *cfg, int argc, char **argv,
-		    char **out, int n, int max)
-{
-	static char allow[VSW_MAX_PORTS][VSW_DEVARGS_MAX + 4];
-	int k = 0;
-
-	for (int i = 1; i < argc; i++)
-		if (strncmp(argv[i], "-a", 2) == 0 ||
-		    strncmp(argv[i], "-b", 2) == 0 ||
-		    strncmp(argv[i], "--allow", 7) == 0 ||
-		    strncmp(argv[i], "--block", 7) == 0 ||
-		    strcmp(argv[i], "--no-pci") == 0)
-			return n;
-	for (unsigned int i = 0; i < cfg->n_ports && n < max; i++) {
-		const struct vsw_port_conf *pc = &cfg->ports[i];
-
-		if (pc->type != VSW_PORT_ETHDEV ||
-		    !vsw_config_devargs_is_pci(pc->devargs))
-			continue;
-		snprintf(allow[k], sizeof(allow[k]), "-a%.*s",
-			 (int)strcspn(pc->devargs, ","), pc->devargs);
-		out[n++] = allow[k++];
-	}
-	if (k == 0 && n < max)
-		out[n++] = (char *)"--no-pci";
-	return n;
-}
-
-/* EAL args plus our defaults; returns the new argc. */
-static int eal_args(const struct vsw_config *cfg, int argc, char **argv,
-		    char **out, char *prefix, size_t plen)
-{
-	int n = 0;
-	const char *fp = NULL;
-
-	for (int i = 0; i < argc && n < MAX_EAL_ARGS / 2; i++) {
-		out[n++] = argv[i];
-		if (strncmp(argv[i], "--file-prefix=", 14) == 0)
-			fp = argv[i] + 14;
-		else if (strcmp(argv[i], "--file-prefix") == 0 && i + 1 < argc)
-			fp = argv[i + 1];
-	}
-	if (fp == NULL) {
-		out[n++] = (char *)"--file-prefix=vsw";
-		fp = "vsw";
-	}
-	snprintf(prefix, plen, "%s", fp);
-	n = pci_args(cfg, argc, argv, out, n, MAX_EAL_ARGS - 8);
-	if (!has_arg(argc, argv, "--no-huge") && free_hugepages() == 0 &&
-	    !has_arg(argc, argv, "--in-memory")) {
-		out[n++] = (char *)"--no-huge";
-		if (!has_arg(argc, argv, "-m") &&
-		    !has_arg(argc, argv, "--socket-mem"))
-			out[n++] = (char *)"-m1024";
-		fprintf(stderr,
-			"vsw: no free hugepages; running with "
-			"--no-huge (reserve some for better performance)\n");
-	}
-	out[n] = NULL;
-	return n;
 }
 
 static int load_config(const struct app_opts *o, struct vsw_config *cfg)
@@ -348,59 +244,6 @@ static int setup_ports(struct vsw_switch *sw)
 	return rc;
 }
 
-void vsw_wake_control(void)
-{
-	uint64_t one = 1;
-
-	if (vsw.wake_fd >= 0 && write(vsw.wake_fd, &one, sizeof(one)) < 0)
-		return; /* already pending: fine */
-}
-
-/*
- * Wait CTL_PERIOD_US, or less when someone calls vsw_wake_control, but
- * leave ctl_lock free at least CTL_GAP_US between two passes: a guest that
- * keeps changing its rings must not starve telemetry clients.
- */
-static void sleep_or_wake(struct vsw_switch *sw)
-{
-	struct pollfd pfd = {.fd = sw->wake_fd, .events = POLLIN};
-	uint64_t v;
-
-	rte_delay_us_sleep(CTL_GAP_US);
-	if (poll(&pfd, 1, (CTL_PERIOD_US - CTL_GAP_US) / 1000) > 0 &&
-	    read(sw->wake_fd, &v, sizeof(v)) < 0)
-		return;
-}
-
-/* The control loop: clock, links, aging; until a signal. */
-static void control_loop(struct vsw_switch *sw)
-{
-	uint64_t hz = rte_get_tsc_hz();
-	uint32_t last_age = 0;
-
-	while (!__atomic_load_n(&sw->quit, __ATOMIC_RELAXED)) {
-		uint32_t now =
-			1 + (uint32_t)((rte_rdtsc() - sw->start_tsc) / hz);
-		uint32_t aging = sw->cfg.sw.fdb_aging_s;
-
-		__atomic_store_n(&sw->now_s, now, __ATOMIC_RELAXED);
-		pthread_mutex_lock(&sw->ctl_lock);
-		for (int i = 0; i < VSW_MAX_PORTS; i++)
-			if (sw->ports[i] && sw->ports[i]->ops->poll)
-				sw->ports[i]->ops->poll(sw->ports[i]);
-		vsw_ctl_poll_kicks(sw);
-		/* age every quarter of the aging time, at least once a second */
-		if (aging && now - last_age >= (aging / 4 ? aging / 4 : 1)) {
-			vsw_fdb_age(sw->fdb, now, aging);
-			last_age = now;
-		}
-		vsw_fdb_trim(sw->fdb, now); /* port limits, overshoot */
-		vsw_ctl_auto_rebalance(sw, now);
-		pthread_mutex_unlock(&sw->ctl_lock);
-		sleep_or_wake(sw);
-	}
-}
-
 static void teardown(struct vsw_switch *sw)
 {
 	__atomic_store_n(&sw->quit, true, __ATOMIC_RELAXED);
@@ -436,7 +279,9 @@ static int run(struct vsw_switch *sw)
 		rc = setup_workers(sw);
 	if (rc == 0)
 		rc = setup_ports(sw);
-	if (rc == 0 && vsw_ctl_register() < 0) {
+	if (rc == 0 &&
+	    (vsw_tel_register_show() < 0 || vsw_tel_register_stats() < 0 ||
+	     vsw_tel_register_cmds() < 0)) {
 		VSW_LOG(ERR, "cannot register telemetry commands");
 		rc = -EIO;
 	}
@@ -446,7 +291,7 @@ static int run(struct vsw_switch *sw)
 					      sw->workers[i]->lcore);
 		VSW_LOG(INFO, "forwarding: %u ports, %u workers, config %s",
 			sw->cfg.n_ports, sw->n_workers, sw->cfg.source);
-		control_loop(sw);
+		vsw_control_loop(sw);
 		VSW_LOG(INFO, "stopping");
 	}
 	teardown(sw);
@@ -455,7 +300,7 @@ static int run(struct vsw_switch *sw)
 
 int main(int argc, char **argv)
 {
-	char *eal_argv[MAX_EAL_ARGS], err[VSW_ERR_MAX];
+	char *eal_argv[VSW_MAX_EAL_ARGS], err[VSW_ERR_MAX];
 	struct app_opts o = {0};
 	int sep = argc, n, rc;
 
@@ -473,15 +318,17 @@ int main(int argc, char **argv)
 		printf("%s: ok, %u port(s)\n", vsw.cfg.source, vsw.cfg.n_ports);
 		return 0;
 	}
-	n = eal_args(&vsw.cfg, sep, argv, eal_argv, vsw.file_prefix,
-		     sizeof(vsw.file_prefix));
+	n = vsw_eal_args(&vsw.cfg, sep, argv, eal_argv, vsw.file_prefix,
+			 sizeof(vsw.file_prefix));
+	if (n < 0)
+		return 2;
 	if (rte_eal_init(n, eal_argv) < 0) {
 		fprintf(stderr, "vsw: EAL init failed: %s\n",
 			rte_strerror(rte_errno));
 		return 1;
 	}
 	/* vhost's per-message INFO lines drown ours; --log-level overrides. */
-	if (!has_arg(sep, argv, "--log-level"))
+	if (!vsw_has_arg(sep, argv, "--log-level"))
 		rte_log_set_level_pattern("lib.vhost.*", RTE_LOG_NOTICE);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

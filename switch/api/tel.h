@@ -1,13 +1,34 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Shared by the telemetry command files (ctl.c, ctl_cmd.c). */
-#ifndef VSW_CTL_PRIV_H
-#define VSW_CTL_PRIV_H
+/*
+ * The telemetry API (the /vsw/... commands): shared by tel_show.c and
+ * tel_stats.c (read-only) and tel_cmd.c (mutating), implemented in
+ * tel_util.c.  main.c registers the three sets.
+ */
+#ifndef VSW_TEL_H
+#define VSW_TEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <rte_telemetry.h>
 
 #include "ctl_args.h"
+
+struct vsw_port;
+
+struct vsw_tel_cmd {
+	const char *name;
+	telemetry_cb fn;
+	const char *help;
+};
+
+/* Register @n commands. 0 or -EINVAL. */
+int vsw_tel_register(const struct vsw_tel_cmd *cmds, size_t n);
+/* The three sets: tel_show.c, tel_stats.c, tel_cmd.c. */
+int vsw_tel_register_show(void);
+int vsw_tel_register_stats(void);
+int vsw_tel_register_cmds(void);
 
 /* Reply {"error": fmt % arg}; returns 0 (the reply itself carries it). */
 int vsw_ctl_reply_error(struct rte_tel_data *d, const char *fmt,
@@ -21,10 +42,14 @@ int vsw_ctl_reply_error(struct rte_tel_data *d, const char *fmt,
 bool vsw_ctl_begin(struct rte_tel_data *d, const char *cmd, const char *params,
 		   struct vsw_args *a, bool mutating);
 void vsw_ctl_end(void);
+/*
+ * The port a command's parameter names: returned with ctl_lock held, or
+ * NULL (lock released) after replying an error.
+ */
+struct vsw_port *vsw_ctl_port_param(struct rte_tel_data *d, const char *cmd,
+				    const char *params);
 /* Add num/den as a "%.2f" string (telemetry 22.11 has no floats). */
 void vsw_ctl_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
 		       uint64_t den);
-/* Register the mutating commands. */
-int vsw_ctl_register_writes(void);
 
-#endif
+#endif /* VSW_TEL_H */

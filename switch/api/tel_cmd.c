@@ -2,7 +2,7 @@
 /*
  * The mutating telemetry commands: argument parsing and replies.
  *
- * Each takes ctl_lock and calls the matching operation in control.c, which
+ * Each takes ctl_lock and calls the matching operation in control/ (control.h), which
  * changes the switch only through control state and a newly published
  * datapath table: nothing here writes worker state.  A bad argument gets
  * {"error": "..."} naming what was wrong and what was expected; success
@@ -16,7 +16,8 @@
 
 #include <rte_telemetry.h>
 
-#include "ctl_priv.h"
+#include "control.h"
+#include "tel.h"
 #include "vsw.h"
 
 static int reply_rc(struct rte_tel_data *d, int rc, const char *err)
@@ -199,13 +200,9 @@ static int cmd_stats_clear(const char *cmd, const char *params,
 	return reply_rc(d, 0, NULL);
 }
 
-int vsw_ctl_register_writes(void)
+int vsw_tel_register_cmds(void)
 {
-	static const struct {
-		const char *name;
-		telemetry_cb fn;
-		const char *help;
-	} cmds[] = {
+	static const struct vsw_tel_cmd cmds[] = {
 		{"/vsw/port/add", cmd_port_add,
 		 "[mutating] Add a port. Parameters: NAME,KEY=VALUE,... as in "
 		 "a [port] section (devargs last)"},
@@ -230,9 +227,5 @@ int vsw_ctl_register_writes(void)
 		 "[mutating] Zero every port and queue counter"},
 	};
 
-	for (size_t i = 0; i < RTE_DIM(cmds); i++)
-		if (rte_telemetry_register_cmd(cmds[i].name, cmds[i].fn,
-					       cmds[i].help) < 0)
-			return -EINVAL;
-	return 0;
+	return vsw_tel_register(cmds, RTE_DIM(cmds));
 }

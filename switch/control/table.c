@@ -5,7 +5,7 @@
  * Control builds a complete new table (ports by id, flood list, the rx
  * queues of every worker, the worker parameters, each port's frame limits
  * and allowed MACs), publishes it with a release store and waits two grace
- * periods (the table rule in vsw.h): after the first every worker has
+ * periods (the table rule in datapath/table.h): after the first every worker has
  * seen the new pointer; after the second every worker has finished the
  * iteration that flushed what it buffered under the old table through the
  * old table.  Only then is the old table freed, and only then may the
@@ -23,6 +23,7 @@
 #include <rte_malloc.h>
 
 #include "debug.h"
+#include "control.h"
 #include "vsw.h"
 
 /* Wait until every worker has passed a quiescent state. Control only. */

@@ -22,73 +22,12 @@
  * (refresh, move, control's retire) holds that slot's stripe lock and
  * checks the key again first.
  */
-#include "fdb.h"
+#include "fdb_priv.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-
-#define SLOTS_PER_BUCKET 4
-#define KEY_EMPTY 0ull
-#define KEY_TOMB 1ull /* retired, waiting for a grace period */
-#define MAX_LOCKS 4096u
-
-struct slot {
-	uint64_t
-		key; /* writer: inserting worker / control; release-published */
-	uint64_t val; /* writer: any worker (atomic store); readers any */
-};
-
-struct bucket {
-	struct slot s[SLOTS_PER_BUCKET];
-} __attribute__((aligned(64)));
-
-_Static_assert(sizeof(struct bucket) == 64, "bucket must be a cache line");
-
-struct vsw_fdb {
-	struct bucket *b;
-	uint32_t mask;	    /* buckets - 1 */
-	uint32_t lock_mask; /* locks - 1 */
-	uint32_t max;	    /* entry limit */
-	uint32_t count;	    /* atomic: entries in the table */
-	uint8_t *locks;	    /* stripe locks, test-and-set bytes */
-	uint32_t refresh_s; /* rewrite a timestamp at most this often */
-	uint64_t secret[2]; /* hash key, random per table */
-	struct vsw_fdb_params p;
-	struct vsw_fdb_cstats cst; /* control thread only */
-	/* dynamic entries per port (atomic; writers: learners, control) */
-	uint32_t pcount[VSW_FDB_PORTS];
-	uint32_t limit[VSW_FDB_PORTS]; /* writer: control; 0 = none */
-};
-
-/*
- * Keyed hash (not cryptographic): the key is whitened with a random
- * secret before, and mixed with another after, a murmur3-style finalizer,
- * so bucket indexes cannot be computed without the secret.
- */
-static inline uint64_t keyed_hash(const struct vsw_fdb *f, uint64_t x)
-{
-	x ^= f->secret[0];
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 29;
-	x += f->secret[1];
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 32;
-	return x;
-}
-
-static inline void buckets_of(const struct vsw_fdb *f, uint64_t key,
-			      uint32_t *b1, uint32_t *b2)
-{
-	uint64_t h = keyed_hash(f, key);
-
-	*b1 = (uint32_t)h & f->mask;
-	*b2 = (uint32_t)(h >> 32) & f->mask;
-	if (*b2 == *b1)
-		*b2 = *b1 ^ (f->mask & 1u);
-}
 
 static uint32_t pow2_at_least(uint32_t v)
 {
@@ -187,15 +126,6 @@ uint32_t vsw_fdb_port_count(const struct vsw_fdb *f, uint16_t port)
 		       : 0;
 }
 
-static inline void pcount_add(struct vsw_fdb *f, uint64_t val, int32_t d)
-{
-	uint16_t port = vsw_fdb_val_port(val);
-
-	if (port < VSW_FDB_PORTS && !(val & VSW_FDB_VAL_STATIC))
-		__atomic_add_fetch(&f->pcount[port], (uint32_t)d,
-				   __ATOMIC_RELAXED);
-}
-
 uint32_t vsw_fdb_count(const struct vsw_fdb *f)
 {
 	return __atomic_load_n(&f->count, __ATOMIC_RELAXED);
@@ -229,14 +159,6 @@ static inline struct slot *find(const struct vsw_fdb *f, uint64_t key)
 	return s != NULL ? s : find_in(&f->b[b2], key);
 }
 
-/* The value of @s if it still holds @key after the read, else 0. */
-static inline uint64_t read_val(const struct slot *s, uint64_t key)
-{
-	uint64_t v = __atomic_load_n(&s->val, __ATOMIC_ACQUIRE);
-
-	return __atomic_load_n(&s->key, __ATOMIC_RELAXED) == key ? v : 0;
-}
-
 bool vsw_fdb_lookup(const struct vsw_fdb *f, uint64_t key, uint64_t *val)
 {
 	struct slot *s = find(f, key);
@@ -264,23 +186,6 @@ void vsw_fdb_lookup_bulk(const struct vsw_fdb *f, const uint64_t *keys,
 			s = find_in(&f->b[b2[i]], keys[i]);
 		vals[i] = s != NULL ? read_val(s, keys[i]) : 0;
 	}
-}
-
-static inline bool trylock(struct vsw_fdb *f, uint32_t b)
-{
-	return !__atomic_test_and_set(&f->locks[b & f->lock_mask],
-				      __ATOMIC_ACQUIRE);
-}
-
-static inline void lock(struct vsw_fdb *f, uint32_t b)
-{
-	while (!trylock(f, b))
-		;
-}
-
-static inline void unlock(struct vsw_fdb *f, uint32_t b)
-{
-	__atomic_clear(&f->locks[b & f->lock_mask], __ATOMIC_RELEASE);
 }
 
 /* Lock the stripes of both buckets (in order, once if shared). */
@@ -588,257 +493,4 @@ int vsw_fdb_add_static(struct vsw_fdb *f, uint64_t key, uint16_t port,
 	}
 	unlock_pair(f, b1, b2);
 	return rc < 0 ? rc : 0;
-}
-
-/*
- * Retire slot @s of bucket @b if it still holds a valid key and @match
- * (NULL: any) says so: tombstone now, free after a grace period (reclaim).
- * Control thread; takes the stripe lock, which learners hold briefly.
- */
-typedef bool (*match_fn)(uint64_t val, const void *arg);
-
-static bool retire(struct vsw_fdb *f, uint32_t b, struct slot *s, uint64_t key,
-		   match_fn match, const void *arg)
-{
-	uint64_t k, val;
-	bool done = false;
-
-	lock(f, b);
-	k = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
-	val = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
-	if ((k & VSW_FDB_KEY_VALID) && (key == 0 || k == key) &&
-	    (match == NULL || match(val, arg))) {
-		__atomic_store_n(&s->key, KEY_TOMB, __ATOMIC_RELEASE);
-		__atomic_sub_fetch(&f->count, 1, __ATOMIC_RELAXED);
-		pcount_add(f, val, -1);
-		done = true;
-	}
-	unlock(f, b);
-	return done;
-}
-
-/* After a grace period, tombstones become free slots. */
-static void reclaim(struct vsw_fdb *f)
-{
-	if (f->p.sync != NULL)
-		f->p.sync(f->p.sync_arg);
-	for (uint32_t b = 0; b <= f->mask; b++) {
-		bool tomb = false;
-
-		for (int i = 0; i < SLOTS_PER_BUCKET; i++)
-			tomb |= __atomic_load_n(&f->b[b].s[i].key,
-						__ATOMIC_RELAXED) == KEY_TOMB;
-		if (!tomb)
-			continue;
-		/* under the lock: a replace in flight shows a tombstone too */
-		lock(f, b);
-		for (int i = 0; i < SLOTS_PER_BUCKET; i++)
-			if (f->b[b].s[i].key == KEY_TOMB)
-				__atomic_store_n(&f->b[b].s[i].key, KEY_EMPTY,
-						 __ATOMIC_RELEASE);
-		unlock(f, b);
-	}
-}
-
-int vsw_fdb_del(struct vsw_fdb *f, uint64_t key)
-{
-	uint32_t b1, b2;
-	bool done;
-
-	buckets_of(f, key, &b1, &b2);
-	done = false;
-	for (int i = 0; i < SLOTS_PER_BUCKET && !done; i++) {
-		done = retire(f, b1, &f->b[b1].s[i], key, NULL, NULL);
-		if (!done)
-			done = retire(f, b2, &f->b[b2].s[i], key, NULL, NULL);
-	}
-	if (!done)
-		return -ENOENT;
-	f->cst.deleted++;
-	reclaim(f);
-	return 0;
-}
-
-static unsigned int remove_matching(struct vsw_fdb *f, match_fn match,
-				    const void *arg)
-{
-	unsigned int n = 0;
-
-	for (uint32_t b = 0; b <= f->mask; b++) {
-		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
-			struct slot *s = &f->b[b].s[i];
-			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-
-			if (!(k & VSW_FDB_KEY_VALID))
-				continue;
-			if (match(__atomic_load_n(&s->val, __ATOMIC_RELAXED),
-				  arg) &&
-			    retire(f, b, s, k, match, arg))
-				n++;
-		}
-	}
-	if (n > 0)
-		reclaim(f);
-	return n;
-}
-
-struct age_arg {
-	uint32_t now, aging;
-};
-
-static bool is_old(uint64_t val, const void *arg)
-{
-	const struct age_arg *a = arg;
-
-	if (val & VSW_FDB_VAL_STATIC)
-		return false;
-	return a->now - vsw_fdb_val_time(val) >= a->aging &&
-	       a->now >= vsw_fdb_val_time(val);
-}
-
-unsigned int vsw_fdb_age(struct vsw_fdb *f, uint32_t now, uint32_t aging_s)
-{
-	struct age_arg a = {now, aging_s};
-	unsigned int n;
-
-	if (aging_s == 0)
-		return 0;
-	n = remove_matching(f, is_old, &a);
-	f->cst.aged += n;
-	return n;
-}
-
-struct flush_arg {
-	uint16_t port;
-	bool with_static;
-};
-
-static bool is_port(uint64_t val, const void *arg)
-{
-	const struct flush_arg *a = arg;
-
-	if ((val & VSW_FDB_VAL_STATIC) && !a->with_static)
-		return false;
-	return a->port == VSW_FDB_PORT_NONE || vsw_fdb_val_port(val) == a->port;
-}
-
-unsigned int vsw_fdb_flush(struct vsw_fdb *f, uint16_t port, bool with_static)
-{
-	struct flush_arg a = {port, with_static};
-	unsigned int n = remove_matching(f, is_port, &a);
-
-	f->cst.flushed += n;
-	return n;
-}
-
-/* Age class of a last-seen time: the bit length of its age in seconds. */
-static unsigned int age_class(uint32_t now, uint64_t val)
-{
-	uint32_t t = vsw_fdb_val_time(val);
-	uint32_t age = now > t ? now - t : 0;
-
-	return age ? 32 - (unsigned int)__builtin_clz(age) : 0;
-}
-
-struct evict_arg {
-	uint16_t port;
-	uint32_t now;
-	unsigned int min_class;
-};
-
-static bool is_old_of_port(uint64_t val, const void *arg)
-{
-	const struct evict_arg *a = arg;
-
-	return !(val & VSW_FDB_VAL_STATIC) &&
-	       vsw_fdb_val_port(val) == a->port &&
-	       age_class(a->now, val) >= a->min_class;
-}
-
-/*
- * Retire about the @need oldest dynamic entries of @port (no reclaim):
- * one pass finds the age class above which @need entries lie, a second
- * retires entries of that age or older, oldest classes first.
- */
-static unsigned int evict_oldest(struct vsw_fdb *f, uint16_t port,
-				 uint32_t need, uint32_t now)
-{
-	uint32_t hist[33] = {0}, cum = 0;
-	struct evict_arg a = {port, now, 0};
-	unsigned int n = 0;
-
-	for (uint32_t b = 0; b <= f->mask; b++)
-		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
-			const struct slot *s = &f->b[b].s[i];
-			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
-			uint64_t v = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
-
-			if ((k & VSW_FDB_KEY_VALID) && is_old_of_port(v, &a))
-				hist[age_class(now, v)]++;
-		}
-	for (a.min_class = 33; a.min_class > 0 && cum < need;)
-		cum += hist[--a.min_class];
-	/* everything older than the threshold class, then from that class */
-	for (int pass = 0; pass < 2; pass++) {
-		struct evict_arg p = a;
-
-		p.min_class = a.min_class + (pass == 0 ? 1 : 0);
-		for (uint32_t b = 0; b <= f->mask && n < need; b++)
-			for (int i = 0; i < SLOTS_PER_BUCKET && n < need; i++)
-				n += retire(f, b, &f->b[b].s[i], 0,
-					    is_old_of_port, &p);
-	}
-	return n;
-}
-
-unsigned int vsw_fdb_trim(struct vsw_fdb *f, uint32_t now)
-{
-	unsigned int n = 0, big = 0;
-	uint32_t count;
-
-	for (uint16_t p = 0; p < VSW_FDB_PORTS; p++) {
-		uint32_t lim = __atomic_load_n(&f->limit[p], __ATOMIC_RELAXED);
-		uint32_t c = vsw_fdb_port_count(f, p);
-
-		if (lim != 0 && c > lim)
-			n += evict_oldest(f, p, c - lim, now);
-	}
-	count = vsw_fdb_count(f);
-	if (count > f->max) {
-		for (uint16_t p = 1; p < VSW_FDB_PORTS; p++)
-			if (vsw_fdb_port_count(f, p) >
-			    vsw_fdb_port_count(f, (uint16_t)big))
-				big = p;
-		n += evict_oldest(f, (uint16_t)big, count - f->max, now);
-	}
-	if (n > 0) {
-		f->cst.trimmed += n;
-		reclaim(f);
-	}
-	return n;
-}
-
-unsigned int vsw_fdb_walk(const struct vsw_fdb *f, unsigned int skip,
-			  unsigned int max, vsw_fdb_walk_fn fn, void *arg)
-{
-	unsigned int seen = 0, n = 0;
-
-	for (uint32_t b = 0; b <= f->mask && n < max; b++) {
-		for (int i = 0; i < SLOTS_PER_BUCKET && n < max; i++) {
-			const struct slot *s = &f->b[b].s[i];
-			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE),
-				 v;
-
-			if (!(k & VSW_FDB_KEY_VALID))
-				continue;
-			if (seen++ < skip)
-				continue;
-			v = read_val(s, k);
-			if (v == 0)
-				continue; /* replaced under us */
-			fn(k, v, arg);
-			n++;
-		}
-	}
-	return n;
 }

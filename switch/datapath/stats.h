@@ -64,6 +64,8 @@ struct vsw_port_ctrs {
 	uint64_t drops[VSW_DROP_MAX];
 };
 
+/* stats.c */
 extern const char *const vsw_drop_names[VSW_DROP_MAX];
+uint64_t vsw_port_drops_total(const struct vsw_port_ctrs *c);
 
 #endif /* VSW_STATS_H */

@@ -21,7 +21,7 @@
  *
  * When the table changes, the worker first flushes everything it buffered
  * through the old table (valid for one more iteration: the table rule in
- * vsw.h), so a removed port or a moved rx queue leaves nothing behind and
+ * table.h), so a removed port or a moved rx queue leaves nothing behind and
  * a flow moved to another worker is not reordered.  In adaptive mode a worker
  * whose queues stayed empty for idle-threshold-us arms the peers'
  * notifications and sleeps (offline for RCU) until one fires or

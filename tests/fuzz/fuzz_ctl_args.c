@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libFuzzer harness for the parameters of every /vsw telemetry command
- * (switch/ctl_args.c) and for the config functions they reach.
+ * (switch/api/ctl_args.c) and for the config functions they reach.
  *
  * The first byte picks the command, modulo vsw_args_n_cmds, so commands
  * added to vsw_args_cmds[] later are fuzzed without a change here; the

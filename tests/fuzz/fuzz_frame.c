@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * libFuzzer harness for the frame parser (switch/frame.h).
+ * libFuzzer harness for the frame parser (switch/datapath/frame.h).
  *
  * The input is one frame, exactly as long as libFuzzer's buffer, so ASan
  * sees any read past its end.  Besides not crashing, the result must agree

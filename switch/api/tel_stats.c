@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Read-only telemetry commands about the FDB, the workers and a port's
+ * queues: /vsw/fdb, /vsw/fdb/stats, /vsw/workers, /vsw/queues.  Same
+ * threading as tel_show.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_telemetry.h>
+
+#include "control.h"
+#include "tel.h"
+#include "vsw.h"
+
+#define FDB_PAGE 100
+#define FDB_PAGE_MAX 128
+
+struct fdb_walk {
+	struct rte_tel_data *d;
+	unsigned long index;
+	uint32_t now;
+};
+
+static void add_fdb_entry(uint64_t key, uint64_t val, void *arg)
+{
+	struct fdb_walk *w = arg;
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	uint16_t port = vsw_fdb_val_port(val);
+	char mac[24], idx[24];
+	uint8_t m[6];
+
+	if (c == NULL)
+		return;
+	vsw_fdb_key_mac(key, m);
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
+		 m[2], m[3], m[4], m[5]);
+	snprintf(idx, sizeof(idx), "%lu", w->index++);
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_string(c, "mac", mac);
+	rte_tel_data_add_dict_u64(c, "vlan", vsw_fdb_key_vlan(key));
+	rte_tel_data_add_dict_string(c, "port",
+				     port < VSW_MAX_PORTS && vsw.ports[port]
+					     ? vsw.ports[port]->name
+					     : "?");
+	rte_tel_data_add_dict_u64(c, "age_s", w->now - vsw_fdb_val_time(val));
+	rte_tel_data_add_dict_u64(c, "static",
+				  (val & VSW_FDB_VAL_STATIC) ? 1 : 0);
+	rte_tel_data_add_dict_container(w->d, idx, c, 0);
+}
+
+static int cmd_fdb(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct fdb_walk w = {.d = d};
+	unsigned int total, n;
+	unsigned long *v;
+	struct vsw_args a;
+
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return 0;
+	v = a.n;
+	if (v[1] == 0)
+		v[1] = FDB_PAGE;
+	if (v[1] > FDB_PAGE_MAX)
+		v[1] = FDB_PAGE_MAX;
+	w.index = v[0];
+	w.now = __atomic_load_n(&vsw.now_s, __ATOMIC_RELAXED);
+	rte_tel_data_start_dict(d);
+	total = vsw_fdb_count(vsw.fdb);
+	rte_tel_data_add_dict_u64(d, "total", total);
+	rte_tel_data_add_dict_u64(d, "offset", v[0]);
+	n = vsw_fdb_walk(vsw.fdb, (unsigned int)v[0], (unsigned int)v[1],
+			 add_fdb_entry, &w);
+	vsw_ctl_end();
+	rte_tel_data_add_dict_u64(d, "next_offset",
+				  n == v[1] && v[0] + n < total ? v[0] + n : 0);
+	return 0;
+}
+
+static int cmd_fdb_stats(const char *cmd, const char *params,
+			 struct rte_tel_data *d)
+{
+	struct vsw_fdb_wstats t = {0};
+	const struct vsw_fdb_cstats *c;
+	struct vsw_args a;
+
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return 0;
+	c = vsw_fdb_cstats(vsw.fdb);
+	for (unsigned int i = 0; i < vsw.n_workers; i++) {
+		t.learned += vsw.workers[i]->fdbst.learned;
+		t.moved += vsw.workers[i]->fdbst.moved;
+		t.refused += vsw.workers[i]->fdbst.refused;
+		t.busy += vsw.workers[i]->fdbst.busy;
+		t.limited += vsw.workers[i]->fdbst.limited;
+		t.evicted += vsw.workers[i]->fdbst.evicted;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "entries", vsw_fdb_count(vsw.fdb));
+	rte_tel_data_add_dict_u64(d, "size", vsw_fdb_max(vsw.fdb));
+	rte_tel_data_add_dict_u64(d, "learned", t.learned);
+	rte_tel_data_add_dict_u64(d, "moved", t.moved);
+	rte_tel_data_add_dict_u64(d, "refused", t.refused);
+	rte_tel_data_add_dict_u64(d, "busy", t.busy);
+	rte_tel_data_add_dict_u64(d, "limited", t.limited);
+	rte_tel_data_add_dict_u64(d, "evicted", t.evicted);
+	rte_tel_data_add_dict_u64(d, "trimmed", c->trimmed);
+	rte_tel_data_add_dict_u64(d, "aged", c->aged);
+	rte_tel_data_add_dict_u64(d, "flushed", c->flushed);
+	rte_tel_data_add_dict_u64(d, "deleted", c->deleted);
+	vsw_ctl_end();
+	return 0;
+}
+
+/* Each polled rx queue: packets and share of the worker's rx cycles. */
+static void add_worker_rxqs(struct rte_tel_data *c, const struct vsw_worker *w)
+{
+	const struct vsw_dp *dp = vsw.dp;
+	uint64_t total = 0, cyc[VSW_MAX_WORKER_RXQ];
+	char key[64];
+	uint16_t n = dp->wk[w->idx].n < 100 ? dp->wk[w->idx].n : 100;
+
+	for (uint16_t i = 0; i < n; i++) {
+		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
+		struct vsw_rxq_ctrs rc;
+
+		vsw_rxq_ctrs_sum(&vsw, r->port, r->q, &rc);
+		cyc[i] = rc.cycles;
+		total += rc.cycles;
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
+		const char *name =
+			vsw.ports[r->port] ? vsw.ports[r->port]->name : "?";
+
+		snprintf(key, sizeof(key), "rxq_%s_%u_pct", name, r->q);
+		rte_tel_data_add_dict_u64(c, key,
+					  total ? cyc[i] * 100 / total : 0);
+	}
+}
+
+static void add_worker(struct rte_tel_data *d, const struct vsw_worker *w)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	uint64_t busy = w->busy_cycles, all = busy + w->idle_cycles;
+	char key[32];
+
+	if (c == NULL)
+		return;
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_u64(c, "lcore", w->lcore);
+	rte_tel_data_add_dict_u64(c, "iterations", w->iterations);
+	rte_tel_data_add_dict_u64(c, "rx_packets", w->rx_packets);
+	rte_tel_data_add_dict_u64(c, "busy_cycles", busy);
+	rte_tel_data_add_dict_u64(c, "idle_cycles", w->idle_cycles);
+	rte_tel_data_add_dict_u64(c, "busy_pct", all ? busy * 100 / all : 0);
+	rte_tel_data_add_dict_u64(c, "cycles_per_packet",
+				  w->rx_packets ? busy / w->rx_packets : 0);
+	rte_tel_data_add_dict_u64(c, "sleeps", w->sleeps);
+	rte_tel_data_add_dict_u64(c, "sleep_us", w->sleep_us);
+	rte_tel_data_add_dict_u64(c, "wakeups_rx", w->wakeups_rx);
+	rte_tel_data_add_dict_u64(c, "rxqs", vsw.dp->wk[w->idx].n);
+	add_worker_rxqs(c, w);
+	snprintf(key, sizeof(key), "worker%u", w->idx);
+	rte_tel_data_add_dict_container(d, key, c, 0);
+}
+
+static int cmd_workers(const char *cmd, const char *params,
+		       struct rte_tel_data *d)
+{
+	struct vsw_args a;
+
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return 0;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "total", vsw.n_workers);
+	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
+	for (unsigned int i = 0; i < vsw.n_workers; i++)
+		add_worker(d, vsw.workers[i]);
+	vsw_ctl_end();
+	return 0;
+}
+
+static void add_queue(struct rte_tel_data *d, struct vsw_port *p, uint16_t q)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	int owner = vsw.rxq_owner[p->id][q];
+	struct vsw_queue_info qi;
+	struct vsw_rxq_ctrs r;
+	char key[16];
+
+	if (c == NULL)
+		return;
+	vsw_rxq_ctrs_sum(&vsw, p->id, q, &r);
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_int(c, "worker", owner >= 0 ? owner : -1);
+	rte_tel_data_add_dict_u64(c, "rx_packets", r.packets);
+	rte_tel_data_add_dict_u64(c, "rx_cycles", r.cycles);
+	rte_tel_data_add_dict_u64(c, "kicks", r.kicks);
+	if (vsw_queue_info(&vsw, p, q, &qi) == 0) {
+		rte_tel_data_add_dict_u64(c, "present", qi.present);
+		rte_tel_data_add_dict_u64(c, "tx_enabled", qi.tx_enabled);
+		rte_tel_data_add_dict_u64(c, "kicks_suppressed", qi.kicks_off);
+		rte_tel_data_add_dict_string(c, "guest_wants", qi.intent);
+		rte_tel_data_add_dict_u64(c, "ring_size", qi.size);
+		rte_tel_data_add_dict_u64(c, "calls", qi.calls);
+		rte_tel_data_add_dict_u64(c, "enqueues", qi.enqueues);
+		rte_tel_data_add_dict_u64(c, "enqueued", qi.enqueued);
+		vsw_ctl_add_ratio(c, "pkts_per_enqueue", qi.enqueued,
+				  qi.enqueues);
+		vsw_ctl_add_ratio(c, "calls_per_pkt", qi.calls, qi.enqueued);
+	}
+	snprintf(key, sizeof(key), "q%u", q);
+	rte_tel_data_add_dict_container(d, key, c, 0);
+}
+
+static int cmd_queues(const char *cmd, const char *params,
+		      struct rte_tel_data *d)
+{
+	struct vsw_port *p;
+
+	p = vsw_ctl_port_param(d, cmd, params);
+	if (p == NULL)
+		return 0;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "port", p->name);
+	rte_tel_data_add_dict_string(d, "type", vsw_port_type_str(p->type));
+	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
+	for (uint16_t q = 0; q < p->n_rxq && q < VSW_MAX_QUEUES; q++)
+		add_queue(d, p, q);
+	vsw_ctl_end();
+	return 0;
+}
+
+int vsw_tel_register_stats(void)
+{
+	static const struct vsw_tel_cmd cmds[] = {
+		{"/vsw/fdb", cmd_fdb,
+		 "[read-only] FDB entries. Parameters: [OFFSET[,COUNT<=128]]"},
+		{"/vsw/fdb/stats", cmd_fdb_stats, "[read-only] FDB counters"},
+		{"/vsw/workers", cmd_workers,
+		 "[read-only] Workers: cycles, packets, rx queues"},
+		{"/vsw/queues", cmd_queues,
+		 "[read-only] Queues of a port: worker, kicks, guest "
+		 "interrupts. Parameter: PORT"},
+	};
+
+	return vsw_tel_register(cmds, RTE_DIM(cmds));
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What every telemetry command shares: the error reply, the start and end
+ * of a command (parse, read-only check, ctl_lock), a port parameter,
+ * ratios, registration.  Calls no command file (tel_show.c, tel_stats.c
+ * and tel_cmd.c call it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_telemetry.h>
+
+#include "control.h"
+#include "tel.h"
+#include "vsw.h"
+
+/*
+ * {"error": MESSAGE}: a telemetry string holds 127 characters, so a longer
+ * message continues in "error_2", "error_3"... (vswctl joins them).
+ */
+int vsw_ctl_reply_error(struct rte_tel_data *d, const char *fmt,
+			const char *arg)
+{
+	char msg[VSW_ERR_MAX], part[RTE_TEL_MAX_STRING_LEN], key[24];
+	size_t len, off = 0;
+
+	snprintf(msg, sizeof(msg), fmt, arg ? arg : "");
+	len = strlen(msg);
+	rte_tel_data_start_dict(d);
+	for (int i = 1; i == 1 || off < len; i++) {
+		snprintf(part, sizeof(part), "%.*s", (int)(sizeof(part) - 1),
+			 msg + off);
+		off += strlen(part);
+		if (i == 1)
+			snprintf(key, sizeof(key), "error");
+		else
+			snprintf(key, sizeof(key), "error_%d", i);
+		rte_tel_data_add_dict_string(d, key, part);
+	}
+	return 0;
+}
+
+/*
+ * The start of every command: check and parse @params for @cmd, refuse a
+ * mutating command when control is read-only, take ctl_lock and refuse
+ * once the switch is stopping.  Returns false with the error reply
+ * written (and the lock not held), true with the lock held.
+ */
+bool vsw_ctl_begin(struct rte_tel_data *d, const char *cmd, const char *params,
+		   struct vsw_args *a, bool mutating)
+{
+	const struct vsw_args_cmd *c = vsw_args_find(cmd);
+	char err[VSW_ERR_MAX];
+
+	if (c == NULL) {
+		vsw_ctl_reply_error(d, "no parser for %s", cmd);
+		return false;
+	}
+	if (vsw_args_parse(c, params, a, err, sizeof(err)) < 0) {
+		vsw_ctl_reply_error(d, "%s", err);
+		return false;
+	}
+	if (mutating && vsw.cfg.sw.read_only) {
+		vsw_ctl_reply_error(d,
+				    "%s: refused, vsw runs with control = "
+				    "read-only",
+				    cmd);
+		return false;
+	}
+	pthread_mutex_lock(&vsw.ctl_lock);
+	if (vsw.stopping) {
+		pthread_mutex_unlock(&vsw.ctl_lock);
+		vsw_ctl_reply_error(d, "vsw is stopping%s", NULL);
+		return false;
+	}
+	return true;
+}
+
+void vsw_ctl_end(void)
+{
+	pthread_mutex_unlock(&vsw.ctl_lock);
+}
+
+void vsw_ctl_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
+		       uint64_t den)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%.2f", den ? (double)num / (double)den : 0.0);
+	rte_tel_data_add_dict_string(d, key, v);
+}
+
+/*
+ * The port named by a command's parameter: returned with ctl_lock held, or
+ * NULL (lock released) after replying an error.
+ */
+struct vsw_port *vsw_ctl_port_param(struct rte_tel_data *d, const char *cmd,
+				    const char *params)
+{
+	struct vsw_port *p;
+	struct vsw_args a;
+
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return NULL;
+	p = vsw_ctl_port_by_name(&vsw, a.name);
+	if (p == NULL) {
+		vsw_ctl_end();
+		vsw_ctl_reply_error(d, "unknown port '%s'", a.name);
+	}
+	return p;
+}
+
+int vsw_tel_register(const struct vsw_tel_cmd *cmds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rte_telemetry_register_cmd(cmds[i].name, cmds[i].fn,
+					       cmds[i].help) < 0)
+			return -EINVAL;
+	return 0;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Counter sums, the one place they are made: every worker's counters of
+ * a port or rx queue, plus what control counted itself, less the base
+ * recorded at the last `stats-clear` (or port-add).  Only workers write
+ * their counters, so "clear" records a base that readers subtract.
+ * Callers hold ctl_lock.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "control.h"
+#include "vsw.h"
+
+static void worker_ctrs(const struct vsw_switch *sw, uint16_t port,
+			struct vsw_port_ctrs *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned int i = 0; i < sw->n_workers; i++) {
+		const uint64_t *c =
+			(const uint64_t *)&sw->workers[i]->ctrs[port];
+		uint64_t *o = (uint64_t *)out;
+
+		for (size_t k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
+			o[k] += __atomic_load_n(&c[k], __ATOMIC_RELAXED);
+	}
+	for (size_t k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
+		((uint64_t *)out)[k] +=
+			((const uint64_t *)&sw->ctl_ctrs[port])[k];
+}
+
+void vsw_port_ctrs_sum(const struct vsw_switch *sw, uint16_t port,
+		       struct vsw_port_ctrs *out)
+{
+	const uint64_t *b = (const uint64_t *)&sw->base[port];
+	uint64_t *o = (uint64_t *)out;
+
+	worker_ctrs(sw, port, out);
+	for (size_t k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
+		o[k] -= b[k];
+}
+
+void vsw_rxq_ctrs_raw(const struct vsw_switch *sw, uint16_t port, uint16_t q,
+		      struct vsw_rxq_ctrs *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned int i = 0; i < sw->n_workers; i++) {
+		out->packets += sw->workers[i]->rxq[port][q].packets;
+		out->cycles += sw->workers[i]->rxq[port][q].cycles;
+		out->kicks += sw->workers[i]->rxq[port][q].kicks;
+	}
+	out->kicks += sw->kicks[port][q];
+}
+
+void vsw_rxq_ctrs_sum(const struct vsw_switch *sw, uint16_t port, uint16_t q,
+		      struct vsw_rxq_ctrs *out)
+{
+	vsw_rxq_ctrs_raw(sw, port, q, out);
+	out->packets -= sw->rxq_base[port][q].packets;
+	out->cycles -= sw->rxq_base[port][q].cycles;
+	out->kicks -= sw->rxq_base[port][q].kicks;
+}
+
+int vsw_queue_info(const struct vsw_switch *sw, struct vsw_port *p, uint16_t q,
+		   struct vsw_queue_info *qi)
+{
+	const struct vsw_queue_info *b = &sw->qbase[p->id][q];
+
+	if (p->ops->queue_info == NULL || p->ops->queue_info(p, q, qi) < 0)
+		return -ENOTSUP;
+	qi->calls -= b->calls;
+	qi->enqueues -= b->enqueues;
+	qi->enqueued -= b->enqueued;
+	return 0;
+}
+
+void vsw_ctl_port_ctrs_reset(struct vsw_switch *sw, uint16_t port)
+{
+	struct vsw_port *p = sw->ports[port];
+
+	worker_ctrs(sw, port, &sw->base[port]);
+	for (uint16_t q = 0; q < VSW_MAX_QUEUES; q++) {
+		vsw_rxq_ctrs_raw(sw, port, q, &sw->rxq_base[port][q]);
+		memset(&sw->qbase[port][q], 0, sizeof(sw->qbase[port][q]));
+		if (p != NULL && p->ops->queue_info != NULL)
+			p->ops->queue_info(p, q, &sw->qbase[port][q]);
+	}
+}
+
+void vsw_ctl_stats_clear(struct vsw_switch *sw)
+{
+	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++)
+		vsw_ctl_port_ctrs_reset(sw, id);
+}

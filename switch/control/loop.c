@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control loop (the main lcore, every 100 ms or when woken): the FDB
+ * clock, link states, kick counting and port upkeep, aging and trimming
+ * the FDB, automatic rebalance; and the switch-wide settings (`set`).
+ */
+#include <poll.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "control.h"
+#include "vsw.h"
+
+#define CTL_PERIOD_US 100000
+#define CTL_GAP_US 5000
+
+void vsw_ctl_fdb_refresh(struct vsw_switch *sw)
+{
+	vsw_fdb_set_refresh(sw->fdb, sw->cfg.sw.fdb_aging_s / 60);
+}
+
+int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
+		char *err, size_t errlen)
+{
+	struct vsw_switch_conf old = sw->cfg.sw;
+	int rc;
+
+	rc = vsw_config_set_switch_key(&sw->cfg.sw, key, value, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = vsw_dp_build(sw, err, errlen);
+	if (rc < 0) {
+		sw->cfg.sw = old;
+		return rc;
+	}
+	vsw_ctl_fdb_refresh(sw);
+	if (old.kicks_allowed != sw->cfg.sw.kicks_allowed)
+		for (int i = 0; i < VSW_MAX_PORTS; i++)
+			if (sw->ports[i] != NULL && sw->ports[i]->ops->renotify)
+				sw->ports[i]->ops->renotify(sw->ports[i]);
+	return 0;
+}
+
+void vsw_wake_control(void)
+{
+	uint64_t one = 1;
+
+	if (vsw.wake_fd >= 0 && write(vsw.wake_fd, &one, sizeof(one)) < 0)
+		return; /* already pending: fine */
+}
+
+/*
+ * Wait CTL_PERIOD_US, or less when someone calls vsw_wake_control, but
+ * leave ctl_lock free at least CTL_GAP_US between two passes: a guest that
+ * keeps changing its rings must not starve telemetry clients.
+ */
+static void sleep_or_wake(struct vsw_switch *sw)
+{
+	struct pollfd pfd = {.fd = sw->wake_fd, .events = POLLIN};
+	uint64_t v;
+
+	rte_delay_us_sleep(CTL_GAP_US);
+	if (poll(&pfd, 1, (CTL_PERIOD_US - CTL_GAP_US) / 1000) > 0 &&
+	    read(sw->wake_fd, &v, sizeof(v)) < 0)
+		return;
+}
+
+/* The control loop: clock, links, aging; until a signal. */
+void vsw_control_loop(struct vsw_switch *sw)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint32_t last_age = 0;
+
+	while (!__atomic_load_n(&sw->quit, __ATOMIC_RELAXED)) {
+		uint32_t now =
+			1 + (uint32_t)((rte_rdtsc() - sw->start_tsc) / hz);
+		uint32_t aging = sw->cfg.sw.fdb_aging_s;
+
+		__atomic_store_n(&sw->now_s, now, __ATOMIC_RELAXED);
+		pthread_mutex_lock(&sw->ctl_lock);
+		for (int i = 0; i < VSW_MAX_PORTS; i++)
+			if (sw->ports[i] && sw->ports[i]->ops->poll)
+				sw->ports[i]->ops->poll(sw->ports[i]);
+		vsw_ctl_poll_kicks(sw);
+		/* age every quarter of the aging time, at least once a second */
+		if (aging && now - last_age >= (aging / 4 ? aging / 4 : 1)) {
+			vsw_fdb_age(sw->fdb, now, aging);
+			last_age = now;
+		}
+		vsw_fdb_trim(sw->fdb, now); /* port limits, overshoot */
+		vsw_ctl_auto_rebalance(sw, now);
+		pthread_mutex_unlock(&sw->ctl_lock);
+		sleep_or_wake(sw);
+	}
+}

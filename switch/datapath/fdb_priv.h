@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * FDB internals shared by fdb.c (create, lookup, learn: the fast path)
+ * and fdb_maint.c (delete, age, flush, trim, walk: the control side).
+ * The design and the memory-ordering rules are written at the top of
+ * fdb.c.
+ */
+#ifndef VSW_FDB_PRIV_H
+#define VSW_FDB_PRIV_H
+
+#include "fdb.h"
+
+#define SLOTS_PER_BUCKET 4
+#define KEY_EMPTY 0ull
+#define KEY_TOMB 1ull /* retired, waiting for a grace period */
+#define MAX_LOCKS 4096u
+
+struct slot {
+	uint64_t
+		key; /* writer: inserting worker / control; release-published */
+	uint64_t val; /* writer: any worker (atomic store); readers any */
+};
+
+struct bucket {
+	struct slot s[SLOTS_PER_BUCKET];
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct bucket) == 64, "bucket must be a cache line");
+
+struct vsw_fdb {
+	struct bucket *b;
+	uint32_t mask;	    /* buckets - 1 */
+	uint32_t lock_mask; /* locks - 1 */
+	uint32_t max;	    /* entry limit */
+	uint32_t count;	    /* atomic: entries in the table */
+	uint8_t *locks;	    /* stripe locks, test-and-set bytes */
+	uint32_t refresh_s; /* rewrite a timestamp at most this often */
+	uint64_t secret[2]; /* hash key, random per table */
+	struct vsw_fdb_params p;
+	struct vsw_fdb_cstats cst; /* control thread only */
+	/* dynamic entries per port (atomic; writers: learners, control) */
+	uint32_t pcount[VSW_FDB_PORTS];
+	uint32_t limit[VSW_FDB_PORTS]; /* writer: control; 0 = none */
+};
+
+/*
+ * Keyed hash (not cryptographic): the key is whitened with a random
+ * secret before, and mixed with another after, a murmur3-style finalizer,
+ * so bucket indexes cannot be computed without the secret.
+ */
+static inline uint64_t keyed_hash(const struct vsw_fdb *f, uint64_t x)
+{
+	x ^= f->secret[0];
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 29;
+	x += f->secret[1];
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 32;
+	return x;
+}
+
+static inline void buckets_of(const struct vsw_fdb *f, uint64_t key,
+			      uint32_t *b1, uint32_t *b2)
+{
+	uint64_t h = keyed_hash(f, key);
+
+	*b1 = (uint32_t)h & f->mask;
+	*b2 = (uint32_t)(h >> 32) & f->mask;
+	if (*b2 == *b1)
+		*b2 = *b1 ^ (f->mask & 1u);
+}
+
+static inline void pcount_add(struct vsw_fdb *f, uint64_t val, int32_t d)
+{
+	uint16_t port = vsw_fdb_val_port(val);
+
+	if (port < VSW_FDB_PORTS && !(val & VSW_FDB_VAL_STATIC))
+		__atomic_add_fetch(&f->pcount[port], (uint32_t)d,
+				   __ATOMIC_RELAXED);
+}
+
+/* The value of @s if it still holds @key after the read, else 0. */
+static inline uint64_t read_val(const struct slot *s, uint64_t key)
+{
+	uint64_t v = __atomic_load_n(&s->val, __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(&s->key, __ATOMIC_RELAXED) == key ? v : 0;
+}
+
+static inline bool trylock(struct vsw_fdb *f, uint32_t b)
+{
+	return !__atomic_test_and_set(&f->locks[b & f->lock_mask],
+				      __ATOMIC_ACQUIRE);
+}
+
+static inline void lock(struct vsw_fdb *f, uint32_t b)
+{
+	while (!trylock(f, b))
+		;
+}
+
+static inline void unlock(struct vsw_fdb *f, uint32_t b)
+{
+	__atomic_clear(&f->locks[b & f->lock_mask], __ATOMIC_RELEASE);
+}
+
+#endif /* VSW_FDB_PRIV_H */

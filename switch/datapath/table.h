@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The datapath table: what control publishes and workers read through
+ * one RCU pointer (struct vsw_switch dp): the ports by id, the flood
+ * list, each worker's rx queues and the worker parameters.  Immutable
+ * once published; built by control/table.c.
+ *
+ * The table rule (review H2): a worker may use a table from its load at
+ * the top of an iteration through the *next* iteration, because frames it
+ * buffered under a table are flushed through that same table at the top
+ * of the iteration that first sees a newer one (so a removed port, or a
+ * queue moved away, leaves nothing behind and a moved flow is not
+ * reordered).  That next iteration may start after the report that ended
+ * a grace period, so control waits TWO grace periods after publishing
+ * before it frees the old table, destroys a port the new table no longer
+ * holds, or hands a parked rx queue to its new worker (vsw_dp_build).
+ */
+#ifndef VSW_TABLE_H
+#define VSW_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "port.h"
+#include "vsw_config.h"
+
+#define VSW_MAX_WORKERS 64
+_Static_assert(VSW_MAX_PORTS <= 64, "dirty mask is 64 bits");
+#define VSW_MAX_WORKER_RXQ 256
+
+struct vsw_rxq_ref {
+	uint16_t port;
+	uint16_t q;
+};
+
+/* Worker parameters, published with the table (the `set` command). */
+struct vsw_params {
+	uint16_t burst;
+	uint16_t tx_retries;
+	enum vsw_poll_mode poll_mode;
+	uint64_t flush_tsc; /* 0: flush at the end of every iteration */
+	uint64_t idle_tsc;  /* adaptive: sleep after this long idle */
+	uint32_t max_sleep_us;
+};
+
+#define VSW_RXQ_UNASSIGNED (-1) /* control picks a worker on the next build */
+#define VSW_RXQ_PARKED (-2)	/* polled by nobody (mid-move) */
+
+/* Per-port settings the workers apply, copied from the port's config. */
+struct vsw_dp_port {
+	uint32_t max_frame; /* mtu + 18: longest frame taken in or sent out */
+	bool tx_chains;	    /* the port sends multi-segment mbufs */
+	uint8_t n_allowed;  /* allowed source MACs; 0 = any */
+	uint64_t allowed[VSW_MAX_ALLOWED_MACS]; /* 48-bit MACs as in FDB keys */
+};
+
+/* The datapath table: immutable once published. */
+struct vsw_dp {
+	struct vsw_params par;
+	/* frames up to this length fit every port: no per-output check */
+	uint32_t fast_len;
+	struct vsw_port *ports[VSW_MAX_PORTS]; /* by id, NULL = free id */
+	struct vsw_dp_port pp[VSW_MAX_PORTS];
+	uint16_t n_flood;
+	uint16_t flood[VSW_MAX_PORTS]; /* every port id, in id order */
+	struct {
+		uint16_t n;
+		struct vsw_rxq_ref rxq[VSW_MAX_WORKER_RXQ];
+	} wk[VSW_MAX_WORKERS];
+};
+
+#endif /* VSW_TABLE_H */

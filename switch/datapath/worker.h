@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A worker: its counters (written by it alone, summed by readers in
+ * control/counters.c) and its private transmit buffers.  The loop is
+ * worker.c.
+ */
+#ifndef VSW_WORKER_H
+#define VSW_WORKER_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+
+#include "fdb.h"
+#include "stats.h"
+#include "table.h"
+
+/* Packets waiting to leave by one port (worker-private). */
+struct vsw_txbuf {
+	uint16_t n;
+	uint64_t first_tsc; /* when the oldest packet was buffered */
+	struct rte_mbuf *pkts[VSW_BURST_MAX];
+};
+
+/* Per (port, rx queue) cost as seen by the worker polling it. */
+struct vsw_rxq_ctrs {
+	uint64_t packets;
+	uint64_t cycles; /* TSC spent receiving and forwarding its bursts */
+	uint64_t kicks;	 /* guest kicks drained after an adaptive sleep */
+};
+
+struct vsw_worker {
+	unsigned int lcore;
+	unsigned int idx;
+	/* Written by this worker only; read (summed) by telemetry. */
+	uint64_t iterations;
+	uint64_t busy_cycles; /* TSC in iterations that moved packets */
+	uint64_t idle_cycles;
+	uint64_t rx_packets;
+	uint64_t sleeps;     /* adaptive: times it slept */
+	uint64_t sleep_us;   /* adaptive: time asleep */
+	uint64_t wakeups_rx; /* adaptive: sleeps ended by a kick / irq */
+	struct vsw_fdb_wstats fdbst;
+	struct vsw_port_ctrs ctrs[VSW_MAX_PORTS];
+	struct vsw_rxq_ctrs rxq[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	/* Private to the worker. */
+	uint64_t dirty; /* bit per port id with a non-empty txbuf */
+	const struct vsw_dp *last_dp;
+	uint64_t last_rx_tsc; /* adaptive: last time a packet came in */
+	struct vsw_txbuf txb[VSW_MAX_PORTS];
+} __rte_cache_aligned;
+
+/* The worker loop (lcore entry point; @arg: its struct vsw_worker). */
+int vsw_worker_main(void *arg);
+
+#endif /* VSW_WORKER_H */
