@@ -142,8 +142,7 @@ void val_write(FILE *f, json_t *v)
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
 		fputc('{', f);
-		json_object_foreach(v, key, m)
-		{
+		json_object_foreach (v, key, m) {
 			if (n++ > 0)
 				fputc(',', f);
 			str_write(f, key, strlen(key));
@@ -154,8 +153,7 @@ void val_write(FILE *f, json_t *v)
 		break;
 	case JSON_ARRAY:
 		fputc('[', f);
-		json_array_foreach(v, i, m)
-		{
+		json_array_foreach (v, i, m) {
 			if (i > 0)
 				fputc(',', f);
 			val_write(f, m);

@@ -287,8 +287,7 @@ static void pages_add_items(struct pages *pg, json_t *data)
 	const char *key;
 	json_t *m;
 
-	json_object_foreach(data, key, m)
-	{
+	json_object_foreach (data, key, m) {
 		if (!json_is_object(m))
 			continue; /* total, offset, next_offset */
 		if (pg->nitems == pg->cap) {

@@ -131,8 +131,7 @@ static void prefixed(const char *prefix, const char *label, const char *name,
 		const char *key;
 		json_t *m;
 
-		json_object_foreach(t[i].obj, key, m)
-		{
+		json_object_foreach (t[i].obj, key, m) {
 			char *lab;
 
 			if (strncmp(key, prefix, pl) != 0 || !is_num(m))
@@ -289,8 +288,7 @@ static void queue_metrics(const struct scrape *s)
 		const char *key;
 		json_t *m;
 
-		json_object_foreach(s->q[i], key, m)
-		{
+		json_object_foreach (s->q[i], key, m) {
 			if (!json_is_object(m))
 				continue;
 			t = xrealloc(t, (n + 1) * sizeof(*t));
@@ -312,8 +310,7 @@ static void rxq_share_metrics(const struct target *t, size_t n)
 		const char *key;
 		json_t *m;
 
-		json_object_foreach(t[i].obj, key, m)
-		{
+		json_object_foreach (t[i].obj, key, m) {
 			if (!is_num(m) ||
 			    rxq_key(key, port, sizeof(port), &q) < 0)
 				continue;
@@ -358,8 +355,7 @@ static void worker_metrics(json_t *wk)
 		header("vsw_tsc_hz", "gauge", "TSC frequency (cycles/s)");
 		sample("vsw_tsc_hz", NULL, NULL, tsc);
 	}
-	json_object_foreach(wk, key, m)
-	{
+	json_object_foreach (wk, key, m) {
 		json_t *lc = json_object_get(m, "lcore");
 		char *lcore = is_num(lc) ? val_text(lc) : xstrdup("");
 
@@ -382,8 +378,7 @@ static void fdb_metrics(json_t *fdb)
 	const char *key;
 	json_t *m;
 
-	json_object_foreach(fdb, key, m)
-	{
+	json_object_foreach (fdb, key, m) {
 		int gauge =
 			strcmp(key, "entries") == 0 || strcmp(key, "size") == 0;
 

@@ -36,7 +36,8 @@ static void kv_print(json_t *data)
 	const char *key;
 	json_t *m;
 
-	json_object_foreach(data, key, m) kv_add(&t, "", key, m);
+	json_object_foreach (data, key, m)
+		kv_add(&t, "", key, m);
 	table_print(&t);
 }
 
@@ -128,9 +129,9 @@ static void port_drop_reasons(struct table *t, json_t *data)
 	json_t *m;
 
 	for (int zero = 0; zero <= 1; zero++)
-		json_object_foreach(data, key, m) if (is_drop_reason(key) &&
-						      is_zero(m) == zero)
-			kv_add(t, "  ", key, m);
+		json_object_foreach (data, key, m)
+			if (is_drop_reason(key) && is_zero(m) == zero)
+				kv_add(t, "  ", key, m);
 }
 
 /* A list of strings as "a b c"; empty: "any" for allowed_macs, else "-". */
@@ -140,8 +141,7 @@ static void kv_add_words(struct table *t, const char *key, json_t *m)
 	json_t *e;
 	size_t i;
 
-	json_array_foreach(m, i, e)
-	{
+	json_array_foreach (m, i, e) {
 		char *v = val_text(e), *n;
 
 		n = xasprintf("%s%s%s", s, s[0] ? " " : "", v);
@@ -165,8 +165,7 @@ static void port_list(json_t *data)
 	json_t *m;
 	int shown = 0;
 
-	json_object_foreach(data, key, m)
-	{
+	json_object_foreach (data, key, m) {
 		if (is_drop_reason(key))
 			continue;
 		if (json_is_array(m))
@@ -349,8 +348,7 @@ static void worker_rxqs(struct table *t, const char *name, json_t *w)
 	const char *key;
 	json_t *m;
 
-	json_object_foreach(w, key, m)
-	{
+	json_object_foreach (w, key, m) {
 		if (rxq_key(key, port, sizeof(port), &row[2]) < 0)
 			continue;
 		row[0] = xstrdup(worker_id(name));
@@ -379,11 +377,11 @@ int verb_workers(struct ctl *ctl, int argc, char **argv)
 	(void)argv;
 	if (query_dict(ctl, "/vsw/workers", &reply, &data, &rc) < 0)
 		return rc;
-	json_object_foreach(data, key, m) if (json_is_object(m))
-	{
-		worker_row(&t, key, m);
-		worker_rxqs(&q, key, m);
-	}
+	json_object_foreach (data, key, m)
+		if (json_is_object(m)) {
+			worker_row(&t, key, m);
+			worker_rxqs(&q, key, m);
+		}
 	table_print(&t);
 	if (q.nrows > 0) {
 		putchar('\n');
@@ -468,13 +466,15 @@ int verb_queues(struct ctl *ctl, int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "/vsw/queues,%s", argv[0]);
 	if (query_dict(ctl, cmd, &reply, &data, &rc) < 0)
 		return rc;
-	json_object_foreach(data, key, m) if (json_is_object(m))
-		queue_row(&t, key, m);
+	json_object_foreach (data, key, m)
+		if (json_is_object(m))
+			queue_row(&t, key, m);
 	table_print(&t);
 	if (t.nrows > 0)
 		putchar('\n');
-	json_object_foreach(data, key, m) if (json_is_object(m))
-		queue_explain(key, m);
+	json_object_foreach (data, key, m)
+		if (json_is_object(m))
+			queue_explain(key, m);
 	json_decref(reply);
 	return EXIT_OK;
 }

@@ -54,8 +54,7 @@ static int snap_workers(struct ctl *ctl, struct snap *s)
 	if (rc)
 		return rc;
 	s->workers = calloc(json_object_size(data) + 1, sizeof(*s->workers));
-	json_object_foreach(data, key, m)
-	{
+	json_object_foreach (data, key, m) {
 		struct worker_snap *w = &s->workers[s->nworkers];
 
 		if (!json_is_object(m))
