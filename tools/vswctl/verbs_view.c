@@ -29,30 +29,28 @@ static int query_dict(struct ctl *ctl, const char *cmd, json_t **reply,
 	return 0;
 }
 
-/* A dict as a "key: value" list. */
-static void kv_print(json_t *data)
+/* Query cmd, a dict, and print it as a "key: value" list. */
+static int kv_query(struct ctl *ctl, const char *cmd)
 {
 	struct table t = {.ncols = 2, .align = kv_align, .gap = " "};
+	json_t *reply, *data, *m;
 	const char *key;
-	json_t *m;
+	int rc;
 
+	if (query_dict(ctl, cmd, &reply, &data, &rc) < 0)
+		return rc;
 	json_object_foreach (data, key, m)
 		kv_add(&t, "", key, m);
 	table_print(&t);
+	json_decref(reply);
+	return EXIT_OK;
 }
 
 int verb_info(struct ctl *ctl, int argc, char **argv)
 {
-	json_t *reply, *data;
-	int rc;
-
 	(void)argc;
 	(void)argv;
-	if (query_dict(ctl, "/vsw/info", &reply, &data, &rc) < 0)
-		return rc;
-	kv_print(data);
-	json_decref(reply);
-	return EXIT_OK;
+	return kv_query(ctl, "/vsw/info");
 }
 
 /* ---- ports ----------------------------------------------------------- */
@@ -483,14 +481,7 @@ int verb_queues(struct ctl *ctl, int argc, char **argv)
 
 int verb_fdb_stats(struct ctl *ctl, int argc, char **argv)
 {
-	json_t *reply, *data;
-	int rc;
-
 	(void)argc;
 	(void)argv;
-	if (query_dict(ctl, "/vsw/fdb/stats", &reply, &data, &rc) < 0)
-		return rc;
-	kv_print(data);
-	json_decref(reply);
-	return EXIT_OK;
+	return kv_query(ctl, "/vsw/fdb/stats");
 }
