@@ -12,21 +12,15 @@
 #include <string.h>
 #include <time.h>
 
-/* "vswctl: <message>" and tail on stderr. */
-static void message(const char *tail, const char *fmt, va_list ap)
-{
-	fputs("vswctl: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputs(tail, stderr);
-}
-
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	fputs("vswctl: ", stderr);
 	va_start(ap, fmt);
-	message("\nTry 'vswctl help'.\n", fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	fputs("\nTry 'vswctl help'.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -34,9 +28,11 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 
+	fputs("vswctl: ", stderr);
 	va_start(ap, fmt);
-	message("\n", fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	fputc('\n', stderr);
 	return EXIT_ERR;
 }
 
