@@ -1,225 +1,241 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * libFuzzer harness for vswctl's JSON reader (tools/vswctl/json.c): the
- * input is one telemetry reply, as a rogue or broken server may send it.
+ * libFuzzer harness for what vswctl does with a telemetry reply it did not
+ * choose: the input is one reply, as a rogue or broken server may send
+ * it. vswctl parses replies with jansson; what is fuzzed here is our code
+ * around it: tools/vswctl's transport (receive, parse, the reply checks,
+ * vsw's error text, paging) and every verb's rendering (tables, key:
+ * value lists, metrics, watch, --json output).
  *
- * Checks: a refused reply gives no tree and a printable one-line message;
- * a parsed tree is well formed (members have names, elements none, numbers
- * their text); the accessors agree with it (json_get finds a member's
- * first occurrence, json_count counts, json_u64 and json_i64 give back the
- * number's text, json_text a string's bytes); json_write prints one line
- * that parses back to the same tree.  Parsing allocates O(size) bytes
- * (review L9): the sanitizer's malloc hook counts what json_parse
- * allocates, which must stay under alloc_limit().  VSW_FUZZ_JSON_ALLOC=N
- * prints each input's figures and lowers the limit to N bytes per input
- * byte (ctest's fuzz_json_alloc: a real 16 KiB reply).
+ * Each verb runs as vswctl runs it, on one end of a socketpair: the input
+ * is queued as the answer to each of its commands (COPIES times, then end
+ * of file), stdout and stderr are captured. Checks: no crash, UB or leak;
+ * the exit code is 0, or 1 with a message; stderr is lines of printable
+ * characters (nothing from the reply drives the terminal); with --json,
+ * the verbs that print the reply data print one line that parses back to
+ * the same data (the JSON writer), and the others print lines of JSON;
+ * raw prints the reply as it came.
  */
-#include <inttypes.h>
-#include <sanitizer/allocator_interface.h>
-#include <stdbool.h>
+#define _GNU_SOURCE /* open_memstream */
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "fuzz.h"
-#include "json.h"
+#include "vswctl.h"
 
-#define MEMBERS_GET_MAX 64 /* json_get checks per object (it is O(n)) */
+#define COPIES 8	/* answers queued per verb, then end of file */
+#define REPLY_BUF 65536 /* what ctl_connect gives before the greeting */
 
-static FILE *devnull;
-static double per_byte_max; /* VSW_FUZZ_JSON_ALLOC; 0: not set */
-static _Thread_local bool counting;
-static _Thread_local size_t allocated;
+enum out { OUT_DATA, OUT_LINES, OUT_RAW, OUT_ANY };
 
-static void count_malloc(const volatile void *p, size_t size)
-{
-	(void)p;
-	if (counting)
-		allocated += size;
-}
+struct run {
+	const char *name;
+	int (*fn)(struct ctl *ctl, int argc, char **argv);
+	int argc;
+	const char *argv[3];
+	enum out json_out; /* what --json prints */
+};
 
-static void count_free(const volatile void *p)
-{
-	(void)p;
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+static int do_watch(struct ctl *ctl, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	devnull = fopen("/dev/null", "w");
-	FUZZ_CHECK(devnull != NULL);
-	if (getenv("VSW_FUZZ_JSON_ALLOC") != NULL)
-		per_byte_max = atof(getenv("VSW_FUZZ_JSON_ALLOC"));
-	FUZZ_CHECK(__sanitizer_install_malloc_and_free_hooks(count_malloc,
-							     count_free) != 0);
-	return 0;
+	return watch_run(ctl, 0, 2); /* no sleep: two blocks at once */
 }
 
-/*
- * At most a node and a NUL per input byte ("[[[[" makes one per byte),
- * plus the text of numbers and strings, which never exceeds the input.
- */
-static size_t alloc_limit(size_t size)
+static const struct run runs[] = {
+	{"info", verb_info, 0, {NULL}, OUT_DATA},
+	{"ports", verb_ports, 0, {NULL}, OUT_LINES},
+	{"port", verb_port, 1, {"vm0"}, OUT_DATA},
+	{"fdb", verb_fdb, 0, {NULL}, OUT_LINES},
+	{"fdb --port", verb_fdb, 2, {"--port", "vm0"}, OUT_LINES},
+	{"workers", verb_workers, 0, {NULL}, OUT_DATA},
+	{"queues", verb_queues, 1, {"vm0"}, OUT_DATA},
+	{"fdb-stats", verb_fdb_stats, 0, {NULL}, OUT_DATA},
+	{"metrics", verb_metrics, 0, {NULL}, OUT_LINES},
+	{"watch", do_watch, 0, {NULL}, OUT_LINES},
+	{"raw", verb_raw, 1, {"/vsw/info"}, OUT_RAW},
+	{"rxq-rebalance", verb_rxq_rebalance, 0, {NULL}, OUT_DATA},
+	{"stats-clear", verb_stats_clear, 0, {NULL}, OUT_DATA},
+};
+
+struct capture {
+	FILE *saved_out, *saved_err;
+	char *out, *err;
+	size_t outlen, errlen;
+};
+
+static void capture_start(struct capture *c)
 {
-	return (size + 1) * (sizeof(struct json) + 16) + size;
+	c->saved_out = stdout;
+	c->saved_err = stderr;
+	stdout = open_memstream(&c->out, &c->outlen);
+	stderr = open_memstream(&c->err, &c->errlen);
+	FUZZ_CHECK(stdout != NULL && stderr != NULL);
 }
 
-static char *write_text(const struct json *j, size_t *len)
+static void capture_end(struct capture *c)
 {
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-
-	FUZZ_CHECK(f != NULL);
-	json_write(f, j);
-	FUZZ_CHECK(fclose(f) == 0);
-	return buf;
+	FUZZ_CHECK(fclose(stdout) == 0 && fclose(stderr) == 0);
+	stdout = c->saved_out;
+	stderr = c->saved_err;
 }
 
-/* Integer accessors give back the number's own text. */
-static void check_number(const struct json *j)
+/* A connection whose next copies messages are the reply, then EOF; the
+ * server's end is returned. */
+static int ctl_open(struct ctl *ctl, const uint8_t *data, size_t size,
+		    int copies)
 {
-	char back[32];
-	uint64_t u;
-	int64_t i;
+	int sv[2];
 
-	FUZZ_CHECK(j->str != NULL && strlen(j->str) == j->len && j->len > 0);
-	if (json_u64(j, &u) == 0) {
-		snprintf(back, sizeof(back), "%" PRIu64, u);
-		FUZZ_CHECK(j->is_int && strcmp(back, j->str) == 0);
+	FUZZ_CHECK(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) == 0);
+	for (int i = 0; i < copies; i++)
+		if (send(sv[1], data, size, MSG_DONTWAIT) < 0)
+			break; /* socket buffer full: fewer answers */
+	FUZZ_CHECK(shutdown(sv[1], SHUT_WR) == 0);
+	*ctl = (struct ctl){.timeout = 5, .fd = sv[0], .bufsz = REPLY_BUF};
+	snprintf(ctl->path, sizeof(ctl->path), "%s", "fuzz.sock");
+	ctl->buf = malloc(ctl->bufsz);
+	FUZZ_CHECK(ctl->buf != NULL);
+	return sv[1];
+}
+
+static void ctl_close(struct ctl *ctl, int peer)
+{
+	close(ctl->fd);
+	close(peer);
+	free(ctl->buf);
+}
+
+/* stderr: lines of printable characters, and one at least on error. */
+static void check_err(const struct capture *c, int rc)
+{
+	FUZZ_CHECK(rc == 0 || rc == EXIT_ERR);
+	FUZZ_CHECK(rc == 0 || c->errlen > 0);
+	FUZZ_CHECK(c->errlen == 0 || c->err[c->errlen - 1] == '\n');
+	for (size_t i = 0; i < c->errlen; i++)
+		if (c->err[i] != '\n' && fuzz_is_control((uint8_t)c->err[i])) {
+			fprintf(stderr,
+				"control byte 0x%02x in: ", (uint8_t)c->err[i]);
+			fuzz_print_escaped(stderr, c->err, c->errlen);
+			fputc('\n', stderr);
+			FUZZ_CHECK(!"stderr is printable");
+		}
+}
+
+/* The reply's data as vswctl parses it; NULL if it does not. */
+static json_t *parse_data(const uint8_t *data, size_t size, json_t **reply)
+{
+	while (size > 0 && data[size - 1] == '\0')
+		size--;
+	*reply = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES,
+			    NULL);
+	if (!json_is_object(*reply) || json_object_size(*reply) != 1)
+		return NULL;
+	return reply_data(*reply);
+}
+
+/* Each line of out is one JSON value; returns the first (or NULL). */
+static json_t *check_lines(const char *out, size_t len)
+{
+	json_t *first = NULL;
+	json_error_t e;
+
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(out + at, '\n', len - at);
+		json_t *j;
+
+		FUZZ_CHECK(nl != NULL);
+		j = json_loadb(out + at, (size_t)(nl - out - at),
+			       JSON_DECODE_ANY, &e);
+		if (j == NULL) {
+			fprintf(stderr,
+				"--json printed no JSON (%s): ", e.text);
+			fuzz_print_escaped(stderr, out + at,
+					   (size_t)(nl - out - at));
+			fputc('\n', stderr);
+		}
+		FUZZ_CHECK(j != NULL);
+		if (first == NULL)
+			first = j;
+		else
+			json_decref(j);
+		at = (size_t)(nl - out) + 1;
 	}
-	if (json_i64(j, &i) == 0 && strcmp(j->str, "-0") != 0) {
-		snprintf(back, sizeof(back), "%" PRId64, i);
-		FUZZ_CHECK(j->is_int && strcmp(back, j->str) == 0);
-	}
+	return first;
 }
 
-/* json_get(obj, name) is the first member of that name. */
-static void check_get(const struct json *obj, const struct json *m)
+static void check_out(const struct run *r, const struct capture *c, int rc,
+		      const uint8_t *data, size_t size)
 {
-	const struct json *hit = json_get(obj, m->key), *c;
+	json_t *reply = NULL, *want, *got;
+	size_t n;
 
-	FUZZ_CHECK(hit != NULL && strcmp(hit->key, m->key) == 0);
-	for (c = obj->child; c != hit; c = c->next)
-		FUZZ_CHECK(c != m && strcmp(c->key, hit->key) != 0);
+	if (r->json_out == OUT_RAW && c->outlen > 0) {
+		n = strnlen((const char *)data, size);
+		FUZZ_CHECK(c->outlen == n + 1 && c->out[n] == '\n' &&
+			   memcmp(c->out, data, n) == 0);
+		return;
+	}
+	if (r->json_out == OUT_ANY || r->json_out == OUT_RAW)
+		return;
+	got = check_lines(c->out, c->outlen);
+	if (r->json_out == OUT_DATA && rc == 0) {
+		want = parse_data(data, size, &reply);
+		FUZZ_CHECK(want != NULL && got != NULL);
+		FUZZ_CHECK(memchr(c->out, '\n', c->outlen) ==
+			   c->out + c->outlen - 1);
+		FUZZ_CHECK(json_equal(want, got));
+	}
+	json_decref(got);
+	json_decref(reply);
 }
 
-static void check_tree(const struct json *j, int depth)
+static void run_verb(const struct run *r, int json, const uint8_t *data,
+		     size_t size)
 {
-	const struct json *c;
-	size_t n = 0;
+	struct capture c;
+	struct ctl ctl;
+	char *argv[3];
+	int rc, peer;
 
-	FUZZ_CHECK(depth <= 64);
-	if (j->type != JSON_NUMBER) {
-		uint64_t u;
-		int64_t i;
-
-		FUZZ_CHECK(json_u64(j, &u) < 0 && json_i64(j, &i) < 0);
-	}
-	if (j->type == JSON_NUMBER)
-		check_number(j);
-	if (j->type == JSON_STRING)
-		FUZZ_CHECK(j->str != NULL && j->str[j->len] == '\0');
-	if (j->type != JSON_ARRAY && j->type != JSON_OBJECT)
-		FUZZ_CHECK(j->child == NULL);
-	FUZZ_CHECK(json_get(j, "") == NULL || j->type == JSON_OBJECT);
-	for (c = j->child; c != NULL; c = c->next, n++) {
-		FUZZ_CHECK((c->key != NULL) == (j->type == JSON_OBJECT));
-		if (j->type == JSON_OBJECT && n < MEMBERS_GET_MAX)
-			check_get(j, c);
-		check_tree(c, depth + 1);
-	}
-	FUZZ_CHECK(json_count(j) == n);
+	memcpy(argv, r->argv, sizeof(argv));
+	peer = ctl_open(&ctl, data, size, COPIES);
+	ctl.json = json;
+	capture_start(&c);
+	rc = r->fn(&ctl, r->argc, argv);
+	capture_end(&c);
+	ctl_close(&ctl, peer);
+	check_err(&c, rc);
+	if (json)
+		check_out(r, &c, rc, data, size);
+	free(c.out);
+	free(c.err);
 }
 
-static bool same_tree(const struct json *a, const struct json *b)
+/* The input as the greeting. */
+static void run_greeting(const uint8_t *data, size_t size)
 {
-	for (; a != NULL && b != NULL; a = a->next, b = b->next) {
-		if (a->type != b->type ||
-		    (a->key == NULL) != (b->key == NULL) ||
-		    (a->key != NULL && strcmp(a->key, b->key) != 0) ||
-		    a->boolean != b->boolean || a->is_int != b->is_int ||
-		    a->len != b->len ||
-		    (a->len > 0 && memcmp(a->str, b->str, a->len) != 0) ||
-		    !same_tree(a->child, b->child))
-			return false;
-	}
-	return a == NULL && b == NULL;
-}
+	struct capture c;
+	struct ctl ctl;
+	int rc, peer;
 
-/* json_text is a string's bytes, or what json_write prints. */
-static void check_text(const struct json *j)
-{
-	size_t len;
-	char *text = json_text(j), *written;
-
-	FUZZ_CHECK(text != NULL);
-	if (j->type == JSON_STRING) {
-		FUZZ_CHECK(memcmp(text, j->str, j->len + 1) == 0);
-	} else {
-		written = write_text(j, &len);
-		FUZZ_CHECK(strcmp(text, written) == 0);
-		free(written);
-	}
-	free(text);
-}
-
-/* Written back, the tree is one line that parses to the same tree. */
-static void check_round_trip(const struct json *root)
-{
-	char err[128] = "";
-	struct json *again;
-	size_t len, len2;
-	char *text, *text2;
-
-	text = write_text(root, &len);
-	FUZZ_CHECK(memchr(text, '\n', len) == NULL);
-	again = json_parse(text, len, err, sizeof(err));
-	if (again == NULL)
-		fprintf(stderr, "re-parse failed: %s\n", err);
-	FUZZ_CHECK(again != NULL && same_tree(root, again));
-	text2 = write_text(again, &len2);
-	FUZZ_CHECK(len == len2 && memcmp(text, text2, len) == 0);
-	free(text2);
-	free(text);
-	json_free(again);
-}
-
-static struct json *parse_counted(const uint8_t *data, size_t size, char *err,
-				  size_t errlen)
-{
-	struct json *root;
-
-	allocated = 0;
-	counting = true;
-	root = json_parse((const char *)data, size, err, errlen);
-	counting = false;
-	FUZZ_CHECK(allocated <= alloc_limit(size));
-	if (per_byte_max > 0) {
-		fprintf(stderr,
-			"json_parse: %zu bytes in, %zu bytes allocated "
-			"(%.1f per byte, at most %.1f)\n",
-			size, allocated, (double)allocated / (size ? size : 1),
-			per_byte_max);
-		FUZZ_CHECK(allocated <= per_byte_max * (size ? size : 1));
-	}
-	return root;
+	peer = ctl_open(&ctl, data, size, 1);
+	capture_start(&c);
+	rc = ctl_greeting(&ctl);
+	capture_end(&c);
+	FUZZ_CHECK(ctl.bufsz >= REPLY_BUF && ctl.bufsz <= (1u << 30));
+	ctl_close(&ctl, peer);
+	check_err(&c, rc);
+	free(c.out);
+	free(c.err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[128];
-	struct json *root = parse_counted(data, size, err, sizeof(err));
-	const struct json *c;
-
-	if (root == NULL) {
-		FUZZ_CHECK_MSG(err, sizeof(err));
-		return 0;
-	}
-	check_tree(root, 0);
-	json_write(devnull, root);
-	json_show(devnull, root);
-	check_text(root);
-	for (c = root->child; c != NULL; c = c->next)
-		check_text(c);
-	check_round_trip(root);
-	json_free(root);
+	run_greeting(data, size);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(*runs); i++)
+		for (int json = 0; json <= 1; json++)
+			run_verb(&runs[i], json, data, size);
 	return 0;
 }

@@ -18,7 +18,7 @@
 /* Send cmd; print msg (or --json the reply data). */
 static int mutate(struct ctl *ctl, const char *cmd, const char *msg)
 {
-	struct json *reply, *data;
+	json_t *reply, *data;
 	int rc;
 
 	if (strlen(cmd) > CMD_MAX)
@@ -31,7 +31,7 @@ static int mutate(struct ctl *ctl, const char *cmd, const char *msg)
 		return print_json(reply, data);
 	if (msg != NULL)
 		puts(msg);
-	json_free(reply);
+	json_decref(reply);
 	return EXIT_OK;
 }
 
@@ -39,7 +39,7 @@ static int mutate(struct ctl *ctl, const char *cmd, const char *msg)
 static int mutate_count(struct ctl *ctl, const char *cmd, const char *key,
 			const char *const words[3])
 {
-	struct json *reply, *data;
+	json_t *reply, *data;
 	uint64_t n = 0;
 	int rc = ctl_query(ctl, cmd, &reply, &data);
 
@@ -47,12 +47,12 @@ static int mutate_count(struct ctl *ctl, const char *cmd, const char *key,
 		return rc;
 	if (ctl->json)
 		return print_json(reply, data);
-	if (json_u64(json_get(data, key), &n) < 0)
+	if (val_u64(json_object_get(data, key), &n) < 0)
 		rc = error("bad reply to '%s': no %s", cmd, key);
 	else
 		printf("%s %" PRIu64 " %s\n", words[0], n,
 		       words[n == 1 ? 1 : 2]);
-	json_free(reply);
+	json_decref(reply);
 	return rc;
 }
 

@@ -14,18 +14,18 @@
 #include <string.h>
 
 struct scrape {
-	struct json *info_r, *info;
-	struct json *wk_r, *wk;
-	struct json *fdb_r, *fdb;
+	json_t *info_r, *info;
+	json_t *wk_r, *wk;
+	json_t *fdb_r, *fdb;
 	struct pages list; /* /vsw/ports: the names */
 	size_t nports;
-	struct json **port_r, **port; /* /vsw/port,NAME */
-	struct json **q_r, **q;	      /* /vsw/queues,NAME */
+	json_t **port_r, **port; /* /vsw/port,NAME */
+	json_t **q_r, **q;	 /* /vsw/queues,NAME */
 };
 
 /* A labelled object whose members become samples. */
 struct target {
-	const struct json *obj;
+	json_t *obj;
 	char *labels; /* 'port="vm0"' */
 };
 
@@ -78,17 +78,23 @@ static char *labels(const char *k, const char *v, ...)
 	return s;
 }
 
-static int is_num(const struct json *v)
+static int is_num(const json_t *v)
 {
-	return v != NULL && v->type == JSON_NUMBER;
+	return json_is_number(v);
 }
 
-static void sample(const char *name, const char *lab, const struct json *v)
+/* "name{lab,more} value" (labels NULL or "": none); v is a number. */
+static void sample(const char *name, const char *lab, const char *more,
+		   json_t *v)
 {
-	if (lab != NULL && lab[0] != '\0')
-		printf("%s{%s} %s\n", name, lab, v->str);
+	if (more != NULL)
+		printf("%s{%s,%s} ", name, lab, more);
+	else if (lab != NULL && lab[0] != '\0')
+		printf("%s{%s} ", name, lab);
 	else
-		printf("%s %s\n", name, v->str);
+		printf("%s ", name);
+	val_write(stdout, v);
+	putchar('\n');
 }
 
 /* One family over targets: header, then one sample per target with key. */
@@ -97,13 +103,13 @@ static void family(const struct fam *f, const struct target *t, size_t n)
 	int shown = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct json *v = json_get(t[i].obj, f->key);
+		json_t *v = json_object_get(t[i].obj, f->key);
 
 		if (!is_num(v))
 			continue;
 		if (!shown++)
 			header(f->name, f->type, f->help);
-		sample(f->name, t[i].labels, v);
+		sample(f->name, t[i].labels, NULL, v);
 	}
 }
 
@@ -121,19 +127,22 @@ static void prefixed(const char *prefix, const char *label, const char *name,
 	size_t pl = strlen(prefix);
 	int shown = 0;
 
-	for (size_t i = 0; i < n; i++)
-		for (const struct json *m = t[i].obj->child; m; m = m->next) {
+	for (size_t i = 0; i < n; i++) {
+		const char *key;
+		json_t *m;
+
+		json_object_foreach (t[i].obj, key, m) {
 			char *lab;
 
-			if (strncmp(m->key, prefix, pl) != 0 || !is_num(m))
+			if (strncmp(key, prefix, pl) != 0 || !is_num(m))
 				continue;
 			if (!shown++)
 				header(name, "counter", help);
-			lab = labels(label, m->key + pl, NULL);
-			printf("%s{%s,%s} %s\n", name, t[i].labels, lab,
-			       m->str);
+			lab = labels(label, key + pl, NULL);
+			sample(name, t[i].labels, lab, m);
 			free(lab);
 		}
+	}
 }
 
 static void targets_free(struct target *t, size_t n)
@@ -147,7 +156,7 @@ static void targets_free(struct target *t, size_t n)
 
 /* ---- sections -------------------------------------------------------- */
 
-static void info_metrics(const struct json *info)
+static void info_metrics(json_t *info)
 {
 	static const struct fam fams[] = {
 		{"uptime_s", "vsw_uptime_seconds", "gauge",
@@ -158,14 +167,12 @@ static void info_metrics(const struct json *info)
 		{"mbufs_in_use", "vsw_mbufs_in_use", "gauge",
 		 "Mbufs taken from the pool"},
 	};
-	const struct json *ver = json_get(info, "version");
+	const char *ver = str_of(info, "version");
 	struct target t = {info, NULL};
 	char *lab;
 
 	header("vsw_info", "gauge", "vsw version (always 1)");
-	lab = labels("version",
-		     ver && ver->type == JSON_STRING ? ver->str : "unknown",
-		     NULL);
+	lab = labels("version", ver ? ver : "unknown", NULL);
 	printf("vsw_info{%s} 1\n", lab);
 	free(lab);
 	families(fams, NFAM(fams), &t, 1);
@@ -176,18 +183,15 @@ static void port_state_metrics(const struct scrape *s, const struct target *t)
 	header("vsw_port_up", "gauge",
 	       "1 when the port is up (vhost-user: a guest is connected)");
 	for (size_t i = 0; i < s->nports; i++) {
-		const struct json *st = json_get(s->port[i], "state");
+		const char *st = str_of(s->port[i], "state");
 
 		printf("vsw_port_up{%s} %d\n", t[i].labels,
-		       st && st->type == JSON_STRING &&
-			       strcmp(st->str, "up") == 0);
+		       st != NULL && strcmp(st, "up") == 0);
 	}
 	header("vsw_port_info", "gauge", "Port type (always 1)");
 	for (size_t i = 0; i < s->nports; i++) {
-		const struct json *ty = json_get(s->port[i], "type");
-		char *lab = labels("type",
-				   ty && ty->type == JSON_STRING ? ty->str : "",
-				   NULL);
+		const char *ty = str_of(s->port[i], "type");
+		char *lab = labels("type", ty ? ty : "", NULL);
 
 		printf("vsw_port_info{%s,%s} 1\n", t[i].labels, lab);
 		free(lab);
@@ -241,7 +245,7 @@ static void port_metrics(const struct scrape *s)
 
 	for (size_t i = 0; i < s->nports; i++) {
 		t[i].obj = s->port[i];
-		t[i].labels = labels("port", s->list.items[i]->key, NULL);
+		t[i].labels = labels("port", s->list.items[i].key, NULL);
 	}
 	port_state_metrics(s, t);
 	families(fams, NFAM(fams), t, s->nports);
@@ -280,15 +284,19 @@ static void queue_metrics(const struct scrape *s)
 	struct target *t = NULL;
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->nports; i++)
-		for (const struct json *m = s->q[i]->child; m; m = m->next) {
-			if (m->type != JSON_OBJECT)
+	for (size_t i = 0; i < s->nports; i++) {
+		const char *key;
+		json_t *m;
+
+		json_object_foreach (s->q[i], key, m) {
+			if (!json_is_object(m))
 				continue;
 			t = xrealloc(t, (n + 1) * sizeof(*t));
 			t[n].obj = m;
-			t[n++].labels = labels("port", s->list.items[i]->key,
-					       "queue", m->key + 1, NULL);
+			t[n++].labels = labels("port", s->list.items[i].key,
+					       "queue", key + 1, NULL);
 		}
+	}
 	families(fams, NFAM(fams), t, n);
 	targets_free(t, n);
 }
@@ -298,24 +306,28 @@ static void rxq_share_metrics(const struct target *t, size_t n)
 	char port[PORT_NAME_MAX + 2], *q, *lab;
 	int shown = 0;
 
-	for (size_t i = 0; i < n; i++)
-		for (const struct json *m = t[i].obj->child; m; m = m->next) {
+	for (size_t i = 0; i < n; i++) {
+		const char *key;
+		json_t *m;
+
+		json_object_foreach (t[i].obj, key, m) {
 			if (!is_num(m) ||
-			    rxq_key(m->key, port, sizeof(port), &q) < 0)
+			    rxq_key(key, port, sizeof(port), &q) < 0)
 				continue;
 			if (!shown++)
 				header("vsw_worker_rxq_share_percent", "gauge",
 				       "Share of the worker's rx cycles spent "
 				       "on the queue");
 			lab = labels("port", port, "queue", q, NULL);
-			printf("vsw_worker_rxq_share_percent{%s,%s} %s\n",
-			       t[i].labels, lab, m->str);
+			sample("vsw_worker_rxq_share_percent", t[i].labels, lab,
+			       m);
 			free(lab);
 			free(q);
 		}
+	}
 }
 
-static void worker_metrics(const struct json *wk)
+static void worker_metrics(json_t *wk)
 {
 	static const struct fam fams[] = {
 		{"iterations", "vsw_worker_iterations_total", "counter",
@@ -334,24 +346,25 @@ static void worker_metrics(const struct json *wk)
 		 "Wakeups by rx interrupts (adaptive poll mode)"},
 		{"rxqs", "vsw_worker_rxqs", "gauge", "Rx queues polled"},
 	};
-	struct target *t = calloc(json_count(wk) + 1, sizeof(*t));
-	const struct json *tsc = json_get(wk, "tsc_hz");
+	struct target *t = calloc(json_object_size(wk) + 1, sizeof(*t));
+	json_t *tsc = json_object_get(wk, "tsc_hz"), *m;
+	const char *key;
 	size_t n = 0;
 
 	if (is_num(tsc)) {
 		header("vsw_tsc_hz", "gauge", "TSC frequency (cycles/s)");
-		sample("vsw_tsc_hz", NULL, tsc);
+		sample("vsw_tsc_hz", NULL, NULL, tsc);
 	}
-	for (const struct json *m = wk->child; m; m = m->next) {
-		const struct json *lc = json_get(m, "lcore");
+	json_object_foreach (wk, key, m) {
+		json_t *lc = json_object_get(m, "lcore");
+		char *lcore = is_num(lc) ? val_text(lc) : xstrdup("");
 
-		if (m->type != JSON_OBJECT)
-			continue;
-		t[n].obj = m;
-		t[n++].labels = labels(
-			"worker",
-			strncmp(m->key, "worker", 6) == 0 ? m->key + 6 : m->key,
-			"lcore", is_num(lc) ? lc->str : "", NULL);
+		if (json_is_object(m)) {
+			t[n].obj = m;
+			t[n++].labels = labels("worker", worker_id(key),
+					       "lcore", lcore, NULL);
+		}
+		free(lcore);
 	}
 	families(fams, NFAM(fams), t, n);
 	rxq_share_metrics(t, n);
@@ -359,24 +372,25 @@ static void worker_metrics(const struct json *wk)
 }
 
 /* entries and size are gauges, every other member a counter. */
-static void fdb_metrics(const struct json *fdb)
+static void fdb_metrics(json_t *fdb)
 {
 	char name[64], help[96];
+	const char *key;
+	json_t *m;
 
-	for (const struct json *m = fdb->child; m; m = m->next) {
-		int gauge = strcmp(m->key, "entries") == 0 ||
-			    strcmp(m->key, "size") == 0;
+	json_object_foreach (fdb, key, m) {
+		int gauge =
+			strcmp(key, "entries") == 0 || strcmp(key, "size") == 0;
 
-		if (!is_num(m) || strlen(m->key) > 32 ||
-		    strspn(m->key, "abcdefghijklmnopqrstuvwxyz_") !=
-			    strlen(m->key))
+		if (!is_num(m) || strlen(key) > 32 ||
+		    strspn(key, "abcdefghijklmnopqrstuvwxyz_") != strlen(key))
 			continue;
-		snprintf(name, sizeof(name), "vsw_fdb_%s%s", m->key,
+		snprintf(name, sizeof(name), "vsw_fdb_%s%s", key,
 			 gauge ? "" : "_total");
 		snprintf(help, sizeof(help), "MAC table: %s (/vsw/fdb/stats)",
-			 m->key);
+			 key);
 		header(name, gauge ? "gauge" : "counter", help);
-		sample(name, NULL, m);
+		sample(name, NULL, NULL, m);
 	}
 }
 
@@ -385,7 +399,7 @@ static void fdb_metrics(const struct json *fdb)
 static int scrape_ports(struct ctl *ctl, struct scrape *s)
 {
 	char cmd[64];
-	int rc = pages_fetch(ctl, "/vsw/ports", PORTS_PAGE, &s->list);
+	int rc = pages_fetch(ctl, "/vsw/ports", &s->list);
 	size_t n = s->list.nitems;
 
 	if (rc)
@@ -395,7 +409,7 @@ static int scrape_ports(struct ctl *ctl, struct scrape *s)
 	s->q_r = calloc(n + 1, sizeof(*s->q_r));
 	s->q = calloc(n + 1, sizeof(*s->q));
 	for (size_t i = 0; i < n; i++) {
-		const char *name = s->list.items[i]->key;
+		const char *name = s->list.items[i].key;
 
 		snprintf(cmd, sizeof(cmd), "/vsw/port,%s", name);
 		rc = ctl_query(ctl, cmd, &s->port_r[i], &s->port[i]);
@@ -404,7 +418,7 @@ static int scrape_ports(struct ctl *ctl, struct scrape *s)
 		snprintf(cmd, sizeof(cmd), "/vsw/queues,%s", name);
 		rc = ctl_query(ctl, cmd, &s->q_r[i], &s->q[i]);
 		if (rc) {
-			json_free(s->port_r[i]);
+			json_decref(s->port_r[i]);
 			return rc;
 		}
 		s->nports++;
@@ -429,12 +443,12 @@ static int scrape(struct ctl *ctl, struct scrape *s)
 
 static void scrape_free(struct scrape *s)
 {
-	json_free(s->info_r);
-	json_free(s->wk_r);
-	json_free(s->fdb_r);
+	json_decref(s->info_r);
+	json_decref(s->wk_r);
+	json_decref(s->fdb_r);
 	for (size_t i = 0; i < s->nports; i++) {
-		json_free(s->port_r[i]);
-		json_free(s->q_r[i]);
+		json_decref(s->port_r[i]);
+		json_decref(s->q_r[i]);
 	}
 	free(s->port_r);
 	free(s->port);
@@ -445,9 +459,7 @@ static void scrape_free(struct scrape *s)
 
 static void put_key(const char *k)
 {
-	json_write(stdout, &(struct json){.type = JSON_STRING,
-					  .str = (char *)k,
-					  .len = strlen(k)});
+	str_write(stdout, k, strlen(k));
 	putchar(':');
 }
 
@@ -456,20 +468,20 @@ static void scrape_json(const struct scrape *s)
 {
 	putchar('{');
 	put_key("info");
-	json_write(stdout, s->info);
+	val_write(stdout, s->info);
 	putchar(',');
 	put_key("workers");
-	json_write(stdout, s->wk);
+	val_write(stdout, s->wk);
 	putchar(',');
 	put_key("fdb_stats");
-	json_write(stdout, s->fdb);
+	val_write(stdout, s->fdb);
 	for (int pass = 0; pass < 2; pass++) {
 		printf(",\"%s\":{", pass ? "queues" : "ports");
 		for (size_t i = 0; i < s->nports; i++) {
 			if (i > 0)
 				putchar(',');
-			put_key(s->list.items[i]->key);
-			json_write(stdout, pass ? s->q[i] : s->port[i]);
+			put_key(s->list.items[i].key);
+			val_write(stdout, pass ? s->q[i] : s->port[i]);
 		}
 		putchar('}');
 	}

@@ -1,7 +1,8 @@
 /*
- * Read-only views: workers, queues PORT, fdb-stats (docs/cli.md).
+ * Read-only views: info, ports, port NAME, fdb, raw, workers, queues
+ * PORT, fdb-stats (docs/cli.md).
  */
-#define _GNU_SOURCE /* asprintf */
+#define _GNU_SOURCE /* strndup */
 #include "vswctl.h"
 
 #include <inttypes.h>
@@ -10,8 +11,8 @@
 #include <string.h>
 
 /* Query cmd, expecting a dict; --json prints it. 0, or -1 when done. */
-static int query_dict(struct ctl *ctl, const char *cmd, struct json **reply,
-		      struct json **data, int *rc)
+static int query_dict(struct ctl *ctl, const char *cmd, json_t **reply,
+		      json_t **data, int *rc)
 {
 	*rc = ctl_query(ctl, cmd, reply, data);
 	if (*rc)
@@ -20,12 +21,282 @@ static int query_dict(struct ctl *ctl, const char *cmd, struct json **reply,
 		*rc = print_json(*reply, *data);
 		return -1;
 	}
-	if ((*data)->type != JSON_OBJECT) {
-		json_free(*reply);
+	if (!json_is_object(*data)) {
+		json_decref(*reply);
 		*rc = error("bad reply to '%s': not a dict", cmd);
 		return -1;
 	}
 	return 0;
+}
+
+/* Query cmd, a dict, and print it as a "key: value" list. */
+static int kv_query(struct ctl *ctl, const char *cmd)
+{
+	struct table t = {.ncols = 2, .align = kv_align, .gap = " "};
+	json_t *reply, *data, *m;
+	const char *key;
+	int rc;
+
+	if (query_dict(ctl, cmd, &reply, &data, &rc) < 0)
+		return rc;
+	json_object_foreach (data, key, m)
+		kv_add(&t, "", key, m);
+	table_print(&t);
+	json_decref(reply);
+	return EXIT_OK;
+}
+
+int verb_info(struct ctl *ctl, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return kv_query(ctl, "/vsw/info");
+}
+
+/* ---- ports ----------------------------------------------------------- */
+
+static void ports_json(const struct pages *pg)
+{
+	printf("{\"total\":%zu,\"ports\":{", pg->nitems);
+	for (size_t i = 0; i < pg->nitems; i++) {
+		if (i > 0)
+			putchar(',');
+		str_write(stdout, pg->items[i].key, strlen(pg->items[i].key));
+		putchar(':');
+		val_write(stdout, pg->items[i].val);
+	}
+	printf("}}\n");
+}
+
+static void ports_table(const struct pages *pg)
+{
+	static const char *const heads[] = {"NAME",    "TYPE",	   "STATE",
+					    "QUEUES",  "RX-PKTS",  "RX-BYTES",
+					    "TX-PKTS", "TX-BYTES", "DROPS"};
+	static const char *const keys[] = {
+		"state",      "queues",	  "rx_packets", "rx_bytes",
+		"tx_packets", "tx_bytes", "drops"};
+	struct table t = {.ncols = 9, .heads = heads, .align = "lllrrrrrr"};
+	char *row[9];
+
+	for (size_t i = 0; i < pg->nitems; i++) {
+		json_t *p = pg->items[i].val;
+
+		row[0] = xstrdup(pg->items[i].key);
+		row[1] = cell(p, "type");
+		for (size_t k = 0; k < 7; k++)
+			row[2 + k] = cell(p, keys[k]);
+		table_add(&t, row);
+	}
+	table_print(&t);
+}
+
+int verb_ports(struct ctl *ctl, int argc, char **argv)
+{
+	struct pages pg = {0};
+	int rc = pages_fetch(ctl, "/vsw/ports", &pg);
+
+	(void)argc;
+	(void)argv;
+	if (rc == 0 && ctl->json)
+		ports_json(&pg);
+	else if (rc == 0)
+		ports_table(&pg);
+	pages_free(&pg);
+	return rc;
+}
+
+/* ---- port NAME ------------------------------------------------------- */
+
+static int is_drop_reason(const char *key)
+{
+	return strncmp(key, "drop_", 5) == 0;
+}
+
+static int is_zero(const json_t *m)
+{
+	uint64_t v;
+
+	return val_u64(m, &v) == 0 && v == 0;
+}
+
+/* The drop_* reasons of a port, indented, non-zero ones first. */
+static void port_drop_reasons(struct table *t, json_t *data)
+{
+	const char *key;
+	json_t *m;
+
+	for (int zero = 0; zero <= 1; zero++)
+		json_object_foreach (data, key, m)
+			if (is_drop_reason(key) && is_zero(m) == zero)
+				kv_add(t, "  ", key, m);
+}
+
+/* A list of strings as "a b c"; empty: "any" for allowed_macs, else "-". */
+static void kv_add_words(struct table *t, const char *key, json_t *m)
+{
+	char *row[2], *s = xstrdup("");
+	json_t *e;
+	size_t i;
+
+	json_array_foreach (m, i, e) {
+		char *v = val_text(e), *n;
+
+		n = xasprintf("%s%s%s", s, s[0] ? " " : "", v);
+		free(v);
+		free(s);
+		s = n;
+	}
+	row[0] = xasprintf("%s:", key);
+	if (s[0] == '\0') {
+		free(s);
+		s = xstrdup(strcmp(key, "allowed_macs") == 0 ? "any" : "-");
+	}
+	row[1] = s;
+	table_add(t, row);
+}
+
+static void port_list(json_t *data)
+{
+	struct table t = {.ncols = 2, .align = kv_align, .gap = " "};
+	const char *key;
+	json_t *m;
+	int shown = 0;
+
+	json_object_foreach (data, key, m) {
+		if (is_drop_reason(key))
+			continue;
+		if (json_is_array(m))
+			kv_add_words(&t, key, m);
+		else
+			kv_add(&t, "", key, m);
+		if (strcmp(key, "drops") == 0) {
+			port_drop_reasons(&t, data);
+			shown = 1;
+		}
+	}
+	if (!shown)
+		port_drop_reasons(&t, data);
+	table_print(&t);
+}
+
+int verb_port(struct ctl *ctl, int argc, char **argv)
+{
+	json_t *reply, *data;
+	char cmd[64];
+	int rc;
+
+	(void)argc;
+	if (!port_name_ok(argv[0]))
+		return usage_error("bad port name '%s' (letters, digits and "
+				   "'_', at most %d)",
+				   argv[0], PORT_NAME_MAX);
+	snprintf(cmd, sizeof(cmd), "/vsw/port,%s", argv[0]);
+	if (query_dict(ctl, cmd, &reply, &data, &rc) < 0)
+		return rc;
+	port_list(data);
+	json_decref(reply);
+	return EXIT_OK;
+}
+
+/* ---- fdb ------------------------------------------------------------- */
+
+static void fdb_json(const struct member *items, size_t n)
+{
+	printf("{\"total\":%zu,\"entries\":[", n);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			putchar(',');
+		val_write(stdout, items[i].val);
+	}
+	printf("]}\n");
+}
+
+/* A true or non-zero value (fdb "static" is 0/1 today). */
+static int is_true(const json_t *m)
+{
+	return json_is_true(m) ||
+	       (json_is_number(m) && json_number_value(m) != 0);
+}
+
+static void fdb_table(const struct member *items, size_t n)
+{
+	static const char *const heads[] = {"MAC", "VLAN", "PORT", "AGE",
+					    "TYPE"};
+	struct table t = {.ncols = 5, .heads = heads, .align = "lrlrl"};
+	char *row[5];
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *e = items[i].val;
+		int is_static = is_true(json_object_get(e, "static"));
+
+		row[0] = cell(e, "mac");
+		row[1] = cell(e, "vlan");
+		row[2] = cell(e, "port");
+		row[3] = is_static ? xstrdup("-") : cell(e, "age_s");
+		row[4] = xstrdup(is_static ? "static" : "dynamic");
+		table_add(&t, row);
+	}
+	table_print(&t);
+}
+
+/* Keep only the entries whose port is name (in place); new count. */
+static size_t fdb_filter(struct member *items, size_t n, const char *name)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p = str_of(items[i].val, "port");
+
+		if (p != NULL && strcmp(p, name) == 0)
+			items[kept++] = items[i];
+	}
+	return kept;
+}
+
+int verb_fdb(struct ctl *ctl, int argc, char **argv)
+{
+	struct pages pg = {0};
+	const char *port = NULL;
+	int rc;
+
+	if (argc == 1 || (argc == 2 && strcmp(argv[0], "--port") != 0))
+		return usage_error("'fdb' expects no argument or --port NAME");
+	if (argc == 2) {
+		port = argv[1];
+		if (!port_name_ok(port))
+			return usage_error("bad port name '%s'", port);
+	}
+	rc = pages_fetch(ctl, "/vsw/fdb", &pg);
+	if (rc == 0 && port != NULL)
+		pg.nitems = fdb_filter(pg.items, pg.nitems, port);
+	if (rc == 0 && ctl->json)
+		fdb_json(pg.items, pg.nitems);
+	else if (rc == 0)
+		fdb_table(pg.items, pg.nitems);
+	pages_free(&pg);
+	return rc;
+}
+
+/* ---- raw ------------------------------------------------------------- */
+
+/* Print the reply verbatim; still exit 1 when vsw reports an error. */
+int verb_raw(struct ctl *ctl, int argc, char **argv)
+{
+	json_t *reply;
+	int rc;
+
+	(void)argc;
+	if (argv[0][0] == '\0')
+		return usage_error("'raw' expects a command string");
+	rc = ctl_request(ctl, argv[0], &reply);
+	if (rc)
+		return rc;
+	fwrite(ctl->buf, 1, strnlen(ctl->buf, ctl->replylen), stdout);
+	putchar('\n');
+	rc = reply_error(argv[0], reply_data(reply));
+	json_decref(reply);
+	return rc;
 }
 
 /* ---- workers --------------------------------------------------------- */
@@ -56,32 +327,33 @@ int rxq_key(const char *key, char *port, size_t portsz, char **q)
 	return 0;
 }
 
-static void worker_row(struct table *t, const struct json *w)
+static void worker_row(struct table *t, const char *name, json_t *w)
 {
 	static const char *const keys[] = {
 		"lcore",      "busy_pct",   "cycles_per_packet",
 		"rx_packets", "iterations", "sleeps"};
 	char *row[7];
 
-	row[0] = xstrdup(strncmp(w->key, "worker", 6) == 0 ? w->key + 6
-							   : w->key);
+	row[0] = xstrdup(worker_id(name));
 	for (size_t k = 0; k < 6; k++)
 		row[1 + k] = cell(w, keys[k]);
 	table_add(t, row);
 }
 
-static void worker_rxqs(struct table *t, const struct json *w)
+static void worker_rxqs(struct table *t, const char *name, json_t *w)
 {
-	char port[PORT_NAME_MAX + 2], *row[4];
-	const struct json *m;
+	char port[PORT_NAME_MAX + 2], *row[4], *v;
+	const char *key;
+	json_t *m;
 
-	for (m = w->child; m != NULL; m = m->next) {
-		if (rxq_key(m->key, port, sizeof(port), &row[2]) < 0)
+	json_object_foreach (w, key, m) {
+		if (rxq_key(key, port, sizeof(port), &row[2]) < 0)
 			continue;
-		row[0] = xstrdup(strncmp(w->key, "worker", 6) == 0 ? w->key + 6
-								   : w->key);
+		row[0] = xstrdup(worker_id(name));
 		row[1] = xstrdup(port);
-		row[3] = xasprintf("%s%%", m->str);
+		v = val_text(m);
+		row[3] = xasprintf("%s%%", v);
+		free(v);
 		table_add(t, row);
 	}
 }
@@ -95,30 +367,31 @@ int verb_workers(struct ctl *ctl, int argc, char **argv)
 					     "SHARE"};
 	struct table t = {.ncols = 7, .heads = heads, .align = "lrrrrrr"};
 	struct table q = {.ncols = 4, .heads = qheads, .align = "llrr"};
-	struct json *reply, *data, *m;
+	json_t *reply, *data, *m;
+	const char *key;
 	int rc;
 
 	(void)argc;
 	(void)argv;
 	if (query_dict(ctl, "/vsw/workers", &reply, &data, &rc) < 0)
 		return rc;
-	for (m = data->child; m != NULL; m = m->next)
-		if (m->type == JSON_OBJECT) {
-			worker_row(&t, m);
-			worker_rxqs(&q, m);
+	json_object_foreach (data, key, m)
+		if (json_is_object(m)) {
+			worker_row(&t, key, m);
+			worker_rxqs(&q, key, m);
 		}
 	table_print(&t);
 	if (q.nrows > 0) {
 		putchar('\n');
 		table_print(&q);
 	}
-	json_free(reply);
+	json_decref(reply);
 	return EXIT_OK;
 }
 
 /* ---- queues ---------------------------------------------------------- */
 
-static void queue_row(struct table *t, const struct json *qd)
+static void queue_row(struct table *t, const char *name, json_t *qd)
 {
 	static const char *const keys[] = {
 		"worker",	    "rx_packets",    "kicks",
@@ -126,22 +399,14 @@ static void queue_row(struct table *t, const struct json *qd)
 		"pkts_per_enqueue", "calls_per_pkt", "present"};
 	char *row[10];
 
-	row[0] = xstrdup(qd->key[0] == 'q' ? qd->key + 1 : qd->key);
+	row[0] = xstrdup(name[0] == 'q' ? name + 1 : name);
 	for (size_t k = 0; k < 9; k++)
 		row[1 + k] = cell(qd, keys[k]);
 	table_add(t, row);
 }
 
-static uint64_t u64_of(const struct json *obj, const char *key)
-{
-	uint64_t v = 0;
-
-	json_u64(json_get(obj, key), &v);
-	return v;
-}
-
 /* "1 call per 8.3 packets" (or "no call yet") into buf. */
-static void call_rate(char *buf, size_t n, const struct json *qd)
+static void call_rate(char *buf, size_t n, const json_t *qd)
 {
 	uint64_t calls = u64_of(qd, "calls"), pkts = u64_of(qd, "enqueued");
 
@@ -153,34 +418,33 @@ static void call_rate(char *buf, size_t n, const struct json *qd)
 }
 
 /* One line: why the guest gets interrupts on this queue, or not. */
-static void queue_explain(const struct json *qd)
+static void queue_explain(const char *q, const json_t *qd)
 {
-	const struct json *gw = json_get(qd, "guest_wants");
-	const char *w = gw && gw->type == JSON_STRING ? gw->str : NULL;
+	const char *w = str_of(qd, "guest_wants");
 	char rate[80];
 
 	call_rate(rate, sizeof(rate), qd);
 	if (w == NULL)
-		printf("%s: ethdev queue: no guest, no interrupts\n", qd->key);
+		printf("%s: ethdev queue: no guest, no interrupts\n", q);
 	else if (strcmp(w, "-") == 0 || u64_of(qd, "present") == 0)
-		printf("%s: no guest connected\n", qd->key);
+		printf("%s: no guest connected\n", q);
 	else if (strcmp(w, "poll") == 0)
 		printf("%s: guest polls (virtio PMD or no interrupt vector): "
 		       "vsw sends no interrupts (%" PRIu64 " calls)\n",
-		       qd->key, u64_of(qd, "calls"));
+		       q, u64_of(qd, "calls"));
 	else if (strcmp(w, "interrupt") == 0)
-		printf("%s: guest wants interrupts (kernel driver): %s\n",
-		       qd->key, rate);
+		printf("%s: guest wants interrupts (kernel driver): %s\n", q,
+		       rate);
 	else if (strcmp(w, "event-idx") == 0)
 		printf("%s: event-idx: the guest asks for an interrupt only "
 		       "when the used index passes its mark: %s\n",
-		       qd->key, rate);
+		       q, rate);
 	else if (strcmp(w, "unknown") == 0)
 		printf("%s: not known yet whether the guest wants interrupts "
 		       "(it has an interrupt fd; nothing sent to it yet)\n",
-		       qd->key);
+		       q);
 	else
-		printf("%s: guest wants '%s': %s\n", qd->key, w, rate);
+		printf("%s: guest wants '%s': %s\n", q, w, rate);
 }
 
 int verb_queues(struct ctl *ctl, int argc, char **argv)
@@ -189,7 +453,8 @@ int verb_queues(struct ctl *ctl, int argc, char **argv)
 		"Q",	 "WORKER", "RX-PKTS",  "KICKS",	    "GUEST-WANTS",
 		"CALLS", "ENQ",	   "PKTS/ENQ", "CALLS/PKT", "PRESENT"};
 	struct table t = {.ncols = 10, .heads = heads, .align = "lrrrlrrrrr"};
-	struct json *reply, *data, *m;
+	json_t *reply, *data, *m;
+	const char *key;
 	char cmd[64];
 	int rc;
 
@@ -199,16 +464,16 @@ int verb_queues(struct ctl *ctl, int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "/vsw/queues,%s", argv[0]);
 	if (query_dict(ctl, cmd, &reply, &data, &rc) < 0)
 		return rc;
-	for (m = data->child; m != NULL; m = m->next)
-		if (m->type == JSON_OBJECT)
-			queue_row(&t, m);
+	json_object_foreach (data, key, m)
+		if (json_is_object(m))
+			queue_row(&t, key, m);
 	table_print(&t);
 	if (t.nrows > 0)
 		putchar('\n');
-	for (m = data->child; m != NULL; m = m->next)
-		if (m->type == JSON_OBJECT)
-			queue_explain(m);
-	json_free(reply);
+	json_object_foreach (data, key, m)
+		if (json_is_object(m))
+			queue_explain(key, m);
+	json_decref(reply);
 	return EXIT_OK;
 }
 
@@ -216,17 +481,7 @@ int verb_queues(struct ctl *ctl, int argc, char **argv)
 
 int verb_fdb_stats(struct ctl *ctl, int argc, char **argv)
 {
-	struct table t = {.ncols = 2, .align = kv_align, .gap = " "};
-	struct json *reply, *data, *m;
-	int rc;
-
 	(void)argc;
 	(void)argv;
-	if (query_dict(ctl, "/vsw/fdb/stats", &reply, &data, &rc) < 0)
-		return rc;
-	for (m = data->child; m != NULL; m = m->next)
-		kv_add(&t, "", m);
-	table_print(&t);
-	json_free(reply);
-	return EXIT_OK;
+	return kv_query(ctl, "/vsw/fdb/stats");
 }

@@ -32,77 +32,59 @@ struct snap {
 	size_t nworkers;
 };
 
-static uint64_t u64_of(const struct json *obj, const char *key)
+static void snap_port(struct port_snap *p, const struct member *m)
 {
-	uint64_t v = 0;
+	const char *st = str_of(m->val, "state");
 
-	json_u64(json_get(obj, key), &v);
-	return v;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void snap_port(struct port_snap *p, const struct json *j)
-{
-	const struct json *st = json_get(j, "state");
-
-	snprintf(p->name, sizeof(p->name), "%s", j->key);
-	snprintf(p->state, sizeof(p->state), "%s",
-		 st && st->type == JSON_STRING ? st->str : "-");
-	p->rxp = u64_of(j, "rx_packets");
-	p->rxb = u64_of(j, "rx_bytes");
-	p->txp = u64_of(j, "tx_packets");
-	p->txb = u64_of(j, "tx_bytes");
-	p->drops = u64_of(j, "drops");
+	snprintf(p->name, sizeof(p->name), "%s", m->key);
+	snprintf(p->state, sizeof(p->state), "%s", st ? st : "-");
+	p->rxp = u64_of(m->val, "rx_packets");
+	p->rxb = u64_of(m->val, "rx_bytes");
+	p->txp = u64_of(m->val, "tx_packets");
+	p->txb = u64_of(m->val, "tx_bytes");
+	p->drops = u64_of(m->val, "drops");
 }
 
 static int snap_workers(struct ctl *ctl, struct snap *s)
 {
-	struct json *reply, *data, *m;
+	json_t *reply, *data, *m;
+	const char *key;
 	int rc = ctl_query(ctl, "/vsw/workers", &reply, &data);
 
 	if (rc)
 		return rc;
-	s->workers = calloc(json_count(data) + 1, sizeof(*s->workers));
-	for (m = data->child; m != NULL; m = m->next) {
+	s->workers = calloc(json_object_size(data) + 1, sizeof(*s->workers));
+	json_object_foreach (data, key, m) {
 		struct worker_snap *w = &s->workers[s->nworkers];
 
-		if (m->type != JSON_OBJECT)
+		if (!json_is_object(m))
 			continue;
-		snprintf(w->name, sizeof(w->name), "%s",
-			 strncmp(m->key, "worker", 6) == 0 ? m->key + 6
-							   : m->key);
+		snprintf(w->name, sizeof(w->name), "%s", worker_id(key));
 		w->lcore = u64_of(m, "lcore");
 		w->busy = u64_of(m, "busy_cycles");
 		w->idle = u64_of(m, "idle_cycles");
 		w->rx = u64_of(m, "rx_packets");
 		s->nworkers++;
 	}
-	json_free(reply);
+	json_decref(reply);
 	return 0;
 }
 
 static int snap_take(struct ctl *ctl, struct snap *s)
 {
 	struct pages pg = {0};
-	int rc = pages_fetch(ctl, "/vsw/ports", PORTS_PAGE, &pg);
+	int rc = pages_fetch(ctl, "/vsw/ports", &pg);
 
 	memset(s, 0, sizeof(*s));
 	if (rc == 0) {
 		s->ports = calloc(pg.nitems + 1, sizeof(*s->ports));
 		for (size_t i = 0; i < pg.nitems; i++)
-			snap_port(&s->ports[s->nports++], pg.items[i]);
+			snap_port(&s->ports[s->nports++], &pg.items[i]);
 	}
 	pages_free(&pg);
 	if (rc == 0)
 		rc = snap_workers(ctl, s);
-	s->t = now();
+	s->t = mono_now();
 	return rc;
 }
 
@@ -243,6 +225,14 @@ static void print_block(const struct snap *prev, const struct snap *cur, int n,
 	print_workers(prev, cur, dt);
 }
 
+/* "name": (a JSON string: names come from vsw, unchecked) */
+static void put_key(const char *sep, const char *name)
+{
+	fputs(sep, stdout);
+	str_write(stdout, name, strlen(name));
+	putchar(':');
+}
+
 static void json_block(const struct snap *prev, const struct snap *cur, int n)
 {
 	double dt = cur->t - prev->t;
@@ -253,10 +243,12 @@ static void json_block(const struct snap *prev, const struct snap *cur, int n)
 	for (size_t i = 0; i < cur->nports; i++) {
 		struct port_rate r = port_rate(prev, &cur->ports[i], dt);
 
-		printf("%s\"%s\":{\"state\":\"%s\",\"rx_mpps\":%.6f,"
-		       "\"rx_mbps\":%.3f,\"tx_mpps\":%.6f,\"tx_mbps\":%.3f,"
-		       "\"drops_per_s\":%.1f}",
-		       i ? "," : "", cur->ports[i].name, cur->ports[i].state,
+		put_key(i ? "," : "", cur->ports[i].name);
+		fputs("{\"state\":", stdout);
+		str_write(stdout, cur->ports[i].state,
+			  strlen(cur->ports[i].state));
+		printf(",\"rx_mpps\":%.6f,\"rx_mbps\":%.3f,\"tx_mpps\":%.6f,"
+		       "\"tx_mbps\":%.3f,\"drops_per_s\":%.1f}",
 		       r.rx_mpps, r.rx_mbps, r.tx_mpps, r.tx_mbps, r.drops_ps);
 	}
 	printf("},\"workers\":{");
@@ -264,10 +256,10 @@ static void json_block(const struct snap *prev, const struct snap *cur, int n)
 		const struct worker_snap *w = &cur->workers[i];
 		struct worker_rate r = worker_rate(prev, w, dt);
 
-		printf("%s\"%s\":{\"lcore\":%" PRIu64 ",\"busy_pct\":%.2f,"
+		put_key(i ? "," : "", w->name);
+		printf("{\"lcore\":%" PRIu64 ",\"busy_pct\":%.2f,"
 		       "\"cycles_per_packet\":%.1f,\"rx_mpps\":%.6f}",
-		       i ? "," : "", w->name, w->lcore, r.busy_pct, r.cyc_pkt,
-		       r.rx_mpps);
+		       w->lcore, r.busy_pct, r.cyc_pkt, r.rx_mpps);
 	}
 	printf("}}\n");
 }
@@ -320,18 +312,17 @@ static void sleep_s(double s)
 		;
 }
 
-int verb_watch(struct ctl *ctl, int argc, char **argv)
+int watch_run(struct ctl *ctl, double interval, long count)
 {
-	double interval = 1;
-	long count = 0; /* 0: until interrupted */
 	struct snap prev, cur;
-	int rc = watch_opts(argc, argv, &interval, &count);
-	int tty = isatty(STDOUT_FILENO);
+	int tty = isatty(STDOUT_FILENO), rc = snap_take(ctl, &prev);
 
-	if (rc || (rc = snap_take(ctl, &prev)) != 0)
+	if (rc) {
+		snap_free(&prev);
 		return rc;
+	}
 	for (long n = 1; count == 0 || n <= count; n++) {
-		sleep_s(interval - (now() - prev.t));
+		sleep_s(interval - (mono_now() - prev.t));
 		if ((rc = snap_take(ctl, &cur)) != 0) {
 			snap_free(&cur);
 			break;
@@ -346,4 +337,13 @@ int verb_watch(struct ctl *ctl, int argc, char **argv)
 	}
 	snap_free(&prev);
 	return rc;
+}
+
+int verb_watch(struct ctl *ctl, int argc, char **argv)
+{
+	double interval = 1;
+	long count = 0; /* 0: until interrupted */
+	int rc = watch_opts(argc, argv, &interval, &count);
+
+	return rc ? rc : watch_run(ctl, interval, count);
 }

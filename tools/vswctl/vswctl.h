@@ -1,18 +1,21 @@
 /*
- * vswctl internals shared by main.c (socket, tables, command line) and
- * the verbs_*.c files (one group of verbs each).
+ * vswctl internals shared by its files: util.c (messages, allocation),
+ * transport.c (socket, replies, pages), table.c (tables, key: value lists,
+ * JSON output), the verbs_*.c files (one group of verbs each) and main.c
+ * (the verb table and the command line). Replies are parsed with jansson.
  */
 #ifndef VSWCTL_H
 #define VSWCTL_H
 
-#include "json.h"
+#include "vsw_config.h" /* VSW_PORT_NAME_MAX; includes no DPDK header */
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/un.h>
 
-#define PORT_NAME_MAX 31
-#define PORTS_PAGE 32
+#define PORT_NAME_MAX (VSW_PORT_NAME_MAX - 1) /* characters, without NUL */
 
 /* Exit codes. */
 #define EXIT_OK 0
@@ -32,11 +35,17 @@ struct ctl {
 	size_t replylen;
 };
 
+/* A member of an object: its name and value (both owned by the tree). */
+struct member {
+	const char *key;
+	json_t *val;
+};
+
 /* Pages of a listing; items are the object-valued members of all pages. */
 struct pages {
-	struct json **trees;
+	json_t **trees;
 	size_t ntrees;
-	struct json **items;
+	struct member *items;
 	size_t nitems, cap;
 };
 
@@ -50,33 +59,58 @@ struct table {
 	size_t nrows, cap;
 };
 
-extern const char kv_align[];
-
+/* util.c */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xrealloc(void *p, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xstrdup(const char *s);
-
-int ctl_query(struct ctl *ctl, const char *cmd, struct json **reply,
-	      struct json **data);
-int pages_fetch(struct ctl *ctl, const char *base, unsigned count,
-		struct pages *pg);
-void pages_free(struct pages *pg);
-
-void table_add(struct table *t, char **row);
-void table_print(struct table *t);
-char *cell(const struct json *obj, const char *key);
-void kv_add(struct table *t, const char *indent, const struct json *m);
-
-int print_json(struct json *reply, const struct json *data);
-int port_name_ok(const char *name);
 /* 0 and *out when s is a decimal integer in [min, max]; else -1. */
 int parse_int(const char *s, long min, long max, long *out);
+int port_name_ok(const char *name);
+/* "workerN" -> "N"; any other key as it is. */
+const char *worker_id(const char *key);
+/* CLOCK_MONOTONIC in seconds. */
+double mono_now(void);
+
+/* transport.c */
+int ctl_greeting(struct ctl *ctl);
+int ctl_request(struct ctl *ctl, const char *cmd, json_t **reply);
+int ctl_query(struct ctl *ctl, const char *cmd, json_t **reply, json_t **data);
+/* The data of a {"<cmd>": data} reply; vsw's error (exit code) or 0. */
+json_t *reply_data(json_t *reply);
+int reply_error(const char *cmd, json_t *data);
+int pages_fetch(struct ctl *ctl, const char *base, struct pages *pg);
+void pages_free(struct pages *pg);
+/* A non-negative integer; 0, or -1 if v is not one. */
+int val_u64(const json_t *v, uint64_t *out);
+/* Member key of obj as a u64; 0 when absent or not one. */
+uint64_t u64_of(const json_t *obj, const char *key);
+/* Member key of obj if it is a string, else NULL. */
+const char *str_of(const json_t *obj, const char *key);
+
+/* table.c */
+extern const char kv_align[];
+void table_add(struct table *t, char **row);
+void table_print(struct table *t);
+char *cell(json_t *obj, const char *key);
+void kv_add(struct table *t, const char *indent, const char *key, json_t *v);
+/* Compact JSON on one line (no newline); a JSON string. */
+void val_write(FILE *f, json_t *v);
+void str_write(FILE *f, const char *s, size_t len);
+/* A value for humans: strings unquoted, the rest as JSON; malloc'd. */
+char *val_text(json_t *v);
+/* --json: print data on one line, free reply; EXIT_OK. */
+int print_json(json_t *reply, json_t *data);
 
 /* verbs_view.c */
 /* Split "rxq_<port>_<q>_pct" into port and a malloc'd q; 0, or -1. */
 int rxq_key(const char *key, char *port, size_t portsz, char **q);
+int verb_info(struct ctl *ctl, int argc, char **argv);
+int verb_ports(struct ctl *ctl, int argc, char **argv);
+int verb_port(struct ctl *ctl, int argc, char **argv);
+int verb_fdb(struct ctl *ctl, int argc, char **argv);
+int verb_raw(struct ctl *ctl, int argc, char **argv);
 int verb_workers(struct ctl *ctl, int argc, char **argv);
 int verb_queues(struct ctl *ctl, int argc, char **argv);
 int verb_fdb_stats(struct ctl *ctl, int argc, char **argv);
@@ -93,6 +127,8 @@ int verb_fdb_del(struct ctl *ctl, int argc, char **argv);
 int verb_stats_clear(struct ctl *ctl, int argc, char **argv);
 /* verbs_watch.c */
 int verb_watch(struct ctl *ctl, int argc, char **argv);
+/* The watch loop after its options: count blocks (0: no end). */
+int watch_run(struct ctl *ctl, double interval, long count);
 /* verbs_metrics.c */
 int verb_metrics(struct ctl *ctl, int argc, char **argv);
 
