@@ -7,6 +7,7 @@
 #ifndef VSW_WORKER_H
 #define VSW_WORKER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_common.h>
@@ -53,5 +54,16 @@ struct vsw_worker {
 
 /* The worker loop (lcore entry point; @arg: its struct vsw_worker). */
 int vsw_worker_main(void *arg);
+/*
+ * The forwarding code without the loop, EAL or RCU (the unit test drives
+ * it with a fake port kind): one pass over @w's rx queues in @dp, learning
+ * into and looking up @fdb at @now_s, then the flush policy (every buffer
+ * when flush_tsc is 0).  Returns the packets received.
+ */
+uint32_t vsw_worker_poll(struct vsw_worker *w, const struct vsw_dp *dp,
+			 struct vsw_fdb *fdb, uint32_t now_s);
+/* Flush @w's buffers through @dp: all, or those due at TSC @now. */
+void vsw_worker_flush(struct vsw_worker *w, const struct vsw_dp *dp,
+		      uint64_t now, bool all);
 
 #endif /* VSW_WORKER_H */
