@@ -214,9 +214,8 @@ static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
  * overlap), then append each packet to its output buffer(s).
  */
 static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
-			  struct vsw_fdb *fdb, uint16_t in,
-			  struct rte_mbuf **pkts, uint16_t n, uint32_t now_s,
-			  uint64_t now)
+			  uint16_t in, struct rte_mbuf **pkts, uint16_t n,
+			  uint32_t now_s, uint64_t now)
 {
 	struct vsw_port_ctrs *ic = &w->ctrs[in];
 	const struct vsw_dp_port *ip = &dp->pp[in];
@@ -271,11 +270,11 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 	if (ns > 0) {
 		uint64_t limited = w->fdbst.limited;
 
-		vsw_fdb_learn_bulk(fdb, srcs, ns, in, now_s, &w->fdbst);
+		vsw_fdb_learn_bulk(w->fdb, srcs, ns, in, now_s, &w->fdbst);
 		ic->macs_limited += w->fdbst.limited - limited;
 	}
 	if (nu > 0)
-		vsw_fdb_lookup_bulk(fdb, keys, nu, vals);
+		vsw_fdb_lookup_bulk(w->fdb, keys, nu, vals);
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint16_t out;
@@ -315,7 +314,7 @@ static void flush_due(struct vsw_worker *w, const struct vsw_dp *dp,
 
 /* One pass over the worker's rx queues; returns packets received. */
 static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
-			  struct vsw_fdb *fdb, uint32_t now_s)
+			  uint32_t now_s)
 {
 	struct rte_mbuf *pkts[VSW_BURST_MAX];
 	uint64_t t0 = rte_rdtsc(), t1;
@@ -331,7 +330,7 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
 		n = p->ops->rx(p, r->q, pkts, dp->par.burst);
 		if (n == 0)
 			continue;
-		forward_burst(w, dp, fdb, r->port, pkts, n, now_s, t0);
+		forward_burst(w, dp, r->port, pkts, n, now_s, t0);
 		t1 = rte_rdtsc();
 		w->rxq[r->port][r->q].packets += n;
 		w->rxq[r->port][r->q].cycles += t1 - t0;
@@ -342,11 +341,15 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
 	return total;
 }
 
-/* poll_once and flush_due for the unit test (tests/unit/test_datapath.c). */
+/*
+ * poll_once and flush_due for the unit test (tests/unit/test_datapath.c),
+ * which gives the worker its FDB here; vsw_worker_main gives it vsw.fdb.
+ */
 uint32_t vsw_worker_poll(struct vsw_worker *w, const struct vsw_dp *dp,
 			 struct vsw_fdb *fdb, uint32_t now_s)
 {
-	return poll_once(w, dp, fdb, now_s);
+	w->fdb = fdb;
+	return poll_once(w, dp, now_s);
 }
 
 void vsw_worker_flush(struct vsw_worker *w, const struct vsw_dp *dp,
@@ -402,7 +405,7 @@ static void idle_sleep(struct vsw_worker *w, const struct vsw_dp *dp)
 	int nfds, rc;
 
 	nfds = arm_queues(dp, w, fds, true);
-	if (poll_once(w, dp, vsw.fdb, vsw.now_s) > 0) {
+	if (poll_once(w, dp, vsw.now_s) > 0) {
 		arm_queues(dp, w, fds, false);
 		w->last_rx_tsc = rte_rdtsc();
 		return;
@@ -436,6 +439,7 @@ int vsw_worker_main(void *arg)
 	struct vsw_worker *w = arg;
 	uint64_t t0, t1;
 
+	w->fdb = vsw.fdb;
 	rte_rcu_qsbr_thread_register(vsw.qs, w->lcore);
 	rte_rcu_qsbr_thread_online(vsw.qs, w->lcore);
 	VSW_LOG(INFO, "worker %u running on lcore %u", w->idx, w->lcore);
@@ -449,7 +453,7 @@ int vsw_worker_main(void *arg)
 		if (dp != w->last_dp && w->last_dp != NULL)
 			flush_due(w, w->last_dp, t0, true);
 		w->last_dp = dp;
-		n = poll_once(w, dp, vsw.fdb, vsw.now_s);
+		n = poll_once(w, dp, vsw.now_s);
 		t1 = rte_rdtsc();
 		if (n > 0) {
 			w->busy_cycles += t1 - t0;

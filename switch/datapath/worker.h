@@ -46,7 +46,8 @@ struct vsw_worker {
 	struct vsw_port_ctrs ctrs[VSW_MAX_PORTS];
 	struct vsw_rxq_ctrs rxq[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	/* Private to the worker. */
-	uint64_t dirty; /* bit per port id with a non-empty txbuf */
+	struct vsw_fdb *fdb; /* the FDB it learns into and looks up */
+	uint64_t dirty;	     /* bit per port id with a non-empty txbuf */
 	const struct vsw_dp *last_dp;
 	uint64_t last_rx_tsc; /* adaptive: last time a packet came in */
 	struct vsw_txbuf txb[VSW_MAX_PORTS];
@@ -57,8 +58,9 @@ int vsw_worker_main(void *arg);
 /*
  * The forwarding code without the loop, EAL or RCU (the unit test drives
  * it with a fake port kind): one pass over @w's rx queues in @dp, learning
- * into and looking up @fdb at @now_s, then the flush policy (every buffer
- * when flush_tsc is 0).  Returns the packets received.
+ * into and looking up @fdb (which becomes w->fdb) at @now_s, then the
+ * flush policy (every buffer when flush_tsc is 0).  Returns the packets
+ * received.
  */
 uint32_t vsw_worker_poll(struct vsw_worker *w, const struct vsw_dp *dp,
 			 struct vsw_fdb *fdb, uint32_t now_s);
