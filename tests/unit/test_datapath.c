@@ -81,8 +81,12 @@ static void setup(struct env *e, unsigned int n)
 	e->now_s = 100;
 	e->pool = fake_pool_create(POOL_N, RTE_PKTMBUF_HEADROOM + ROOM);
 	e->fdb = vsw_fdb_create(&fp);
-	e->dp = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*e->dp));
-	e->w = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*e->w));
+	e->dp = aligned_alloc(
+		RTE_CACHE_LINE_SIZE,
+		RTE_ALIGN_CEIL(sizeof(*e->dp), RTE_CACHE_LINE_SIZE));
+	e->w = aligned_alloc(
+		RTE_CACHE_LINE_SIZE,
+		RTE_ALIGN_CEIL(sizeof(*e->w), RTE_CACHE_LINE_SIZE));
 	if (e->pool == NULL || e->fdb == NULL || e->dp == NULL ||
 	    e->w == NULL) {
 		fprintf(stderr, "out of memory\n");
