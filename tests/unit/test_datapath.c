@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Datapath unit test (no EAL, no vhost, no root): the real forwarding code
- * of switch/datapath/worker.c (vsw_worker_poll, vsw_worker_flush) runs over fake
- * ports (fake_port.c) and an EAL-free mbuf pool (fake_pool.c), with a
- * table and a worker built by hand.  It checks learning, flooding (every
+ * of switch/datapath/worker.c (vsw_worker_poll, vsw_worker_flush) runs
+ * over fake ports (fake_port.c) and an EAL-free mbuf pool (fake_pool.c),
+ * with a table and a worker built by hand.  It checks learning, flooding (every
  * other up port, never the source, one reference per copy), hairpin,
  * every drop reason, the flush policy (now, when due, at a full burst),
  * the counter invariants of stats.h after every step, and that every
