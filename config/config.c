@@ -25,22 +25,18 @@
 #include <rte_cfgfile.h>
 
 #include "vsw_config.h"
+#include "vsw_keys.h"
 
-#define SUN_PATH_MAX 108 /* sizeof(((struct sockaddr_un *)0)->sun_path) */
-#define LCORE_ID_MAX 1023
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define KV_MAX_ENTRIES 16
 /* rte_cfgfile reads lines into a buffer of this size, '\n' included. */
 #define CFG_LINE_MAX (CFG_NAME_LEN + CFG_VALUE_LEN + 4 - 2)
 #define CMD_SOURCE "<command>"
-#define SWITCH_KEYS                                                            \
-	"burst, tx-flush-interval-us, tx-retries, poll-mode, "                 \
-	"kick-suppression, "                                                   \
-	"idle-threshold-us, max-sleep-us, fdb-size, fdb-aging-s, mbufs, "      \
-	"rebalance-interval-s, rebalance-threshold-pct, run-dir, control, "    \
-	"port-add-drivers, socket-mode, socket-group"
-#define NAME_RULE                                                              \
-	"1..31 characters of [A-Za-z0-9_] (telemetry keys allow no others)"
+#define LIST_MAX 512 /* a list of key names */
+#define NAME_RULE "characters of [A-Za-z0-9_] (telemetry keys allow no others)"
+
+/* rte_cfgfile silently cuts values at CFG_VALUE_LEN - 1 characters */
+_Static_assert(VSW_DEVARGS_MAX - 2 < CFG_VALUE_LEN - 1, "devargs fit");
 
 /* Where an error is: file and section, plus the caller's buffer. */
 struct pctx {
@@ -200,149 +196,115 @@ static void default_sock_path(char *buf, size_t len, const char *run_dir,
 	buf[n] = '\0';
 }
 
-/* ---- [switch] ---- */
+/* ---- deprecated names ---- */
 
-struct uint_key {
-	const char *key;
-	size_t off;
-	unsigned int min;
-	unsigned int max;
-	const char *note;
-};
+static void (*warn_fn)(const char *msg, void *arg);
+static void *warn_arg;
 
-static const struct uint_key switch_uint_keys[] = {
-	{"burst", offsetof(struct vsw_switch_conf, burst), 1, VSW_BURST_MAX,
-	 ""},
-	{"tx-flush-interval-us",
-	 offsetof(struct vsw_switch_conf, tx_flush_interval_us), 0, 1000000,
-	 " (0 = flush every iteration)"},
-	{"tx-retries", offsetof(struct vsw_switch_conf, tx_retries), 0, 32, ""},
-	{"fdb-size", offsetof(struct vsw_switch_conf, fdb_size), 16, 16777216,
-	 ""},
-	{"fdb-aging-s", offsetof(struct vsw_switch_conf, fdb_aging_s), 0, 86400,
-	 " (0 = never)"},
-	{"mbufs", offsetof(struct vsw_switch_conf, mbufs), 1024, 4194304, ""},
-	{"idle-threshold-us",
-	 offsetof(struct vsw_switch_conf, idle_threshold_us), 1, 1000000, ""},
-	{"max-sleep-us", offsetof(struct vsw_switch_conf, max_sleep_us), 10,
-	 1000000, ""},
-	{"rebalance-interval-s",
-	 offsetof(struct vsw_switch_conf, rebalance_interval_s), 0, 3600,
-	 " (0 = off)"},
-	{"rebalance-threshold-pct",
-	 offsetof(struct vsw_switch_conf, rebalance_threshold_pct), 1, 100, ""},
-};
-
-static int parse_switch_uint(const struct pctx *c, const struct uint_key *k,
-			     const char *value, struct vsw_switch_conf *sw)
+void vsw_config_on_warning(void (*fn)(const char *msg, void *arg), void *arg)
 {
-	unsigned int v;
+	warn_fn = fn;
+	warn_arg = arg;
+}
 
-	if (parse_uint(value, k->min, k->max, &v) < 0)
-		return bad_value(c, k->key, value, "an integer in %u..%u%s",
-				 k->min, k->max, k->note);
-	*(unsigned int *)((char *)sw + k->off) = v;
+/* FILE: [SECTION] OLD: deprecated; write NEW (the same value) */
+static void warn_deprecated(const struct pctx *c, const struct vsw_key *k)
+{
+	char msg[VSW_ERR_MAX];
+
+	snprintf(msg, sizeof(msg),
+		 "%s: [%s] %s: deprecated; write %s (the same value)", c->file,
+		 c->section, k->name, vsw_key_canon(k));
+	if (warn_fn != NULL)
+		warn_fn(msg, warn_arg);
+	else
+		fprintf(stderr, "vsw: warning: %s\n", msg);
+}
+
+/* ---- values, by the kind of their key (config/keys.c) ---- */
+
+static int kind_uint(const struct pctx *c, const struct vsw_key *k,
+		     const char *value, void *field)
+{
+	if (parse_uint(value, k->min, k->max, field) < 0)
+		return bad_value(c, k->name, value, "%s in %u..%u%s",
+				 k->noun ? k->noun : "an integer", k->min,
+				 k->max, k->note ? k->note : "");
 	return 0;
 }
 
-/* "pci net_memif ...": driver names of [a-z0-9_] separated by spaces. */
-static int parse_drivers(const struct pctx *c, const char *key,
-			 const char *value, struct vsw_switch_conf *sw)
+static int kind_choice(const struct pctx *c, const struct vsw_key *k,
+		       const char *value, void *field)
 {
-	if (strlen(value) >= sizeof(sw->port_add_drivers) ||
-	    strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_ ") !=
-		    strlen(value))
-		return bad_value(c, key, value,
-				 "driver names such as \"pci net_memif\" "
-				 "separated by spaces (\"\" = none)");
-	snprintf(sw->port_add_drivers, sizeof(sw->port_add_drivers), "%s",
-		 value);
+	char what[LIST_MAX];
+
+	for (const struct vsw_key_choice *ch = k->choices; ch->word; ch++) {
+		if (strcmp(value, ch->word) != 0)
+			continue;
+		if (k->size == sizeof(bool))
+			*(bool *)field = ch->val != 0;
+		else
+			*(unsigned int *)field = ch->val;
+		return 0;
+	}
+	return bad_value(c, k->name, value, "%s",
+			 vsw_key_choices_str(k, what, sizeof(what)));
+}
+
+static int check_path(const struct pctx *c, const struct vsw_key *k,
+		      const char *value)
+{
+	if (value[0] != '/' || strnlen(value, k->max) >= k->max)
+		return bad_value(c, k->name, value,
+				 "an absolute path shorter than %u "
+				 "characters%s",
+				 k->max, k->note ? k->note : "");
 	return 0;
 }
 
-/* Octal permission bits for vhost-user server sockets, 0600..0777. */
-static int parse_socket_mode(const struct pctx *c, const char *key,
-			     const char *value, struct vsw_switch_conf *sw)
+static int kind_path(const struct pctx *c, const struct vsw_key *k,
+		     const char *value, void *field)
+{
+	int ret = check_path(c, k, value);
+
+	if (ret == 0)
+		snprintf(field, k->size, "%s", value);
+	return ret;
+}
+
+static int kind_string(const struct pctx *c, const struct vsw_key *k,
+		       const char *value, void *field)
+{
+	size_t n = strlen(value);
+
+	if (n < k->min || n > k->max || n >= k->size ||
+	    (k->charset != NULL && strspn(value, k->charset) != n)) {
+		if (k->min > 0)
+			return bad_value(c, k->name, value,
+					 "%s, %u..%u characters", k->what,
+					 k->min, k->max);
+		return bad_value(c, k->name, value, "%s, at most %u characters",
+				 k->what, k->max);
+	}
+	memcpy(field, value, n + 1);
+	return 0;
+}
+
+/* Octal, with a leading 0, in min..max and holding every bit of min. */
+static int kind_octal(const struct pctx *c, const struct vsw_key *k,
+		      const char *value, void *field)
 {
 	unsigned long v;
 	char *end;
 
 	errno = 0;
 	v = strtoul(value, &end, 8);
-	if (value[0] != '0' || *end != '\0' || errno != 0 || v > 0777 ||
-	    (v & 0600) != 0600)
-		return bad_value(c, key, value,
-				 "octal permissions 0600..0777 with the "
-				 "owner's rw bits set, e.g. 0660");
-	sw->socket_mode = (unsigned int)v;
+	if (value[0] != '0' || *end != '\0' || errno != 0 || v > k->max ||
+	    (v & k->min) != k->min)
+		return bad_value(c, k->name, value, "%s %04o..%04o%s", k->what,
+				 k->min, k->max, k->note ? k->note : "");
+	*(unsigned int *)field = (unsigned int)v;
 	return 0;
-}
-
-static int parse_switch_entry(const struct pctx *c, const char *key,
-			      const char *value, struct vsw_switch_conf *sw)
-{
-	size_t i;
-
-	if (check_printable(c, key, value) < 0)
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(switch_uint_keys); i++)
-		if (strcmp(key, switch_uint_keys[i].key) == 0)
-			return parse_switch_uint(c, &switch_uint_keys[i], value,
-						 sw);
-	if (strcmp(key, "poll-mode") == 0) {
-		if (strcmp(value, "busy") == 0)
-			sw->poll_mode = VSW_POLL_BUSY;
-		else if (strcmp(value, "adaptive") == 0)
-			sw->poll_mode = VSW_POLL_ADAPTIVE;
-		else
-			return bad_value(c, key, value, "busy or adaptive");
-		return 0;
-	}
-	if (strcmp(key, "kick-suppression") == 0) {
-		if (strcmp(value, "on") == 0)
-			sw->kicks_allowed = false;
-		else if (strcmp(value, "off") == 0)
-			sw->kicks_allowed = true;
-		else
-			return bad_value(c, key, value, "on or off");
-		return 0;
-	}
-	if (strcmp(key, "control") == 0) {
-		if (strcmp(value, "read-write") == 0)
-			sw->read_only = false;
-		else if (strcmp(value, "read-only") == 0)
-			sw->read_only = true;
-		else
-			return bad_value(c, key, value,
-					 "read-write or read-only");
-		return 0;
-	}
-	if (strcmp(key, "port-add-drivers") == 0)
-		return parse_drivers(c, key, value, sw);
-	if (strcmp(key, "socket-mode") == 0)
-		return parse_socket_mode(c, key, value, sw);
-	if (strcmp(key, "socket-group") == 0) {
-		if (strlen(value) >= sizeof(sw->socket_group) ||
-		    strspn(value, "abcdefghijklmnopqrstuvwxyz"
-				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
-			    strlen(value))
-			return bad_value(c, key, value,
-					 "a group name of [A-Za-z0-9_.-], at "
-					 "most 63 characters");
-		snprintf(sw->socket_group, sizeof(sw->socket_group), "%s",
-			 value);
-		return 0;
-	}
-	if (strcmp(key, "run-dir") == 0) {
-		if (value[0] != '/' || strlen(value) >= VSW_PATH_MAX)
-			return bad_value(c, key, value,
-					 "an absolute path shorter than %d "
-					 "characters",
-					 VSW_PATH_MAX);
-		snprintf(sw->run_dir, sizeof(sw->run_dir), "%s", value);
-		return 0;
-	}
-	return bad_value(c, key, value, "a [switch] key (%s)", SWITCH_KEYS);
 }
 
 /* Copy @src[0..len) without surrounding blanks; false if it does not fit. */
@@ -361,134 +323,13 @@ static bool copy_trimmed(char *dst, size_t size, const char *src, size_t len)
 	return true;
 }
 
-/* rxq is the ethdev spelling of queues: the two count as one key. */
-static const char *canon_key(const char *key)
+/* "1,2, 3": lcore ids for vsw_port_conf's lcores[] (the field). */
+static int kind_lcores(const struct pctx *c, const struct vsw_key *k,
+		       const char *value, void *field)
 {
-	return strcmp(key, "rxq") == 0 ? "queues" : key;
-}
-
-static int check_dup_keys(const struct pctx *c,
-			  const struct rte_cfgfile_entry *e, int n)
-{
-	int i, j;
-
-	for (i = 1; i < n; i++) {
-		for (j = 0; j < i; j++) {
-			if (strcmp(canon_key(e[i].name), canon_key(e[j].name)))
-				continue;
-			if (strcmp(e[i].name, e[j].name) == 0)
-				return bad_value(c, e[i].name, e[i].value,
-						 "%s only once in a section",
-						 e[i].name);
-			return bad_value(c, e[i].name, e[i].value,
-					 "only one of %s and %s", e[j].name,
-					 e[i].name);
-		}
-	}
-	return 0;
-}
-
-static int parse_switch(const struct pctx *c, const struct rte_cfgfile_entry *e,
-			int n, struct vsw_switch_conf *sw)
-{
-	int i, ret;
-
-	ret = check_dup_keys(c, e, n);
-	for (i = 0; ret == 0 && i < n; i++)
-		ret = parse_switch_entry(c, e[i].name, e[i].value, sw);
-	return ret;
-}
-
-/* ---- [port NAME] ---- */
-
-#define TYPE_VHOST (1u << VSW_PORT_VHOST)
-#define TYPE_ETHDEV (1u << VSW_PORT_ETHDEV)
-#define TYPE_ANY (TYPE_VHOST | TYPE_ETHDEV)
-#define COMMON_KEYS "mtu, max-macs, allowed-macs"
-#define PORT_KEYS                                                              \
-	"type, path, mode, devargs, queues, rxq, txq, workers, " COMMON_KEYS
-#define VHOST_KEYS "type, path, mode, queues, workers, " COMMON_KEYS
-#define ETHDEV_KEYS "type, devargs, queues, rxq, txq, workers, " COMMON_KEYS
-#define RUNTIME_PORT_KEYS COMMON_KEYS
-#define DEVARGS_WHAT "ethdev devargs such as net_memif0,role=server"
-
-static int check_sock_path(const struct pctx *c, const char *path)
-{
-	if (path[0] != '/' || strnlen(path, VSW_PATH_MAX) >= SUN_PATH_MAX)
-		return bad_value(c, "path", path,
-				 "an absolute path shorter than %d characters "
-				 "(sun_path)",
-				 SUN_PATH_MAX);
-	return 0;
-}
-
-static int pk_type(const struct pctx *c, const char *key, const char *value,
-		   struct vsw_port_conf *pc)
-{
-	if (strcmp(value, "vhost-user") == 0)
-		pc->type = VSW_PORT_VHOST;
-	else if (strcmp(value, "ethdev") == 0)
-		pc->type = VSW_PORT_ETHDEV;
-	else
-		return bad_value(c, key, value, "vhost-user or ethdev");
-	return 0;
-}
-
-static int pk_path(const struct pctx *c, const char *key, const char *value,
-		   struct vsw_port_conf *pc)
-{
-	(void)key;
-	snprintf(pc->path, sizeof(pc->path), "%s", value);
-	return check_sock_path(c, value);
-}
-
-static int pk_mode(const struct pctx *c, const char *key, const char *value,
-		   struct vsw_port_conf *pc)
-{
-	if (strcmp(value, "server") == 0)
-		pc->mode = VSW_VHOST_SERVER;
-	else if (strcmp(value, "client") == 0)
-		pc->mode = VSW_VHOST_CLIENT;
-	else
-		return bad_value(c, key, value, "server or client");
-	return 0;
-}
-
-static int pk_queues(const struct pctx *c, const char *key, const char *value,
-		     struct vsw_port_conf *pc)
-{
-	if (parse_uint(value, 1, VSW_MAX_QUEUES, &pc->queues) < 0)
-		return bad_value(c, key, value, "an integer in 1..%d",
-				 VSW_MAX_QUEUES);
-	return 0;
-}
-
-static int pk_txq(const struct pctx *c, const char *key, const char *value,
-		  struct vsw_port_conf *pc)
-{
-	if (parse_uint(value, 0, VSW_MAX_QUEUES, &pc->txq) < 0)
-		return bad_value(c, key, value,
-				 "an integer in 0..%d (0 = one per worker)",
-				 VSW_MAX_QUEUES);
-	return 0;
-}
-
-static int pk_devargs(const struct pctx *c, const char *key, const char *value,
-		      struct vsw_port_conf *pc)
-{
-	size_t len = strlen(value);
-
-	/* rte_cfgfile silently cuts values at CFG_VALUE_LEN - 1 characters */
-	if (len == 0 || len >= VSW_DEVARGS_MAX - 1 || len >= CFG_VALUE_LEN - 1)
-		return bad_value(c, key, value, "%s, 1..%d characters",
-				 DEVARGS_WHAT, VSW_DEVARGS_MAX - 2);
-	memcpy(pc->devargs, value, len + 1);
-	return 0;
-}
-
-static int pk_workers(const struct pctx *c, const char *key, const char *value,
-		      struct vsw_port_conf *pc)
-{
+	struct vsw_port_conf *pc =
+		(void *)((char *)field -
+			 offsetof(struct vsw_port_conf, lcores));
 	const char *p = value;
 	unsigned int n = 0;
 	char item[16];
@@ -496,40 +337,20 @@ static int pk_workers(const struct pctx *c, const char *key, const char *value,
 
 	for (;;) {
 		len = strcspn(p, ",");
-		if (n == VSW_MAX_QUEUES ||
+		if (n == ARRAY_SIZE(pc->lcores) ||
 		    !copy_trimmed(item, sizeof(item), p, len) ||
-		    parse_uint(item, 0, LCORE_ID_MAX, &pc->workers[n]) < 0)
-			return bad_value(c, key, value,
-					 "a comma-separated list of 1..%d "
-					 "lcore ids (0..%d)",
-					 VSW_MAX_QUEUES, LCORE_ID_MAX);
+		    parse_uint(item, k->min, k->max, &pc->lcores[n]) < 0)
+			return bad_value(c, k->name, value,
+					 "a comma-separated list of 1..%zu "
+					 "lcore ids (%u..%u)",
+					 ARRAY_SIZE(pc->lcores), k->min,
+					 k->max);
 		n++;
 		if (p[len] == '\0')
 			break;
 		p += len + 1;
 	}
-	pc->n_workers = n;
-	return 0;
-}
-
-static int pk_mtu(const struct pctx *c, const char *key, const char *value,
-		  struct vsw_port_conf *pc)
-{
-	if (parse_uint(value, VSW_MTU_MIN, VSW_MTU_MAX, &pc->mtu) < 0)
-		return bad_value(c, key, value,
-				 "an MTU in %d..%d bytes (frames up to MTU + "
-				 "%d)",
-				 VSW_MTU_MIN, VSW_MTU_MAX, VSW_FRAME_OVERHEAD);
-	return 0;
-}
-
-static int pk_max_macs(const struct pctx *c, const char *key, const char *value,
-		       struct vsw_port_conf *pc)
-{
-	if (parse_uint(value, 0, VSW_MAX_MACS_MAX, &pc->max_macs) < 0)
-		return bad_value(c, key, value,
-				 "an integer in 0..%d (0 = no per-port limit)",
-				 VSW_MAX_MACS_MAX);
+	pc->n_lcores = n;
 	return 0;
 }
 
@@ -557,10 +378,13 @@ static bool parse_mac(const char *s, size_t len, uint8_t mac[6])
 	return !(mac[0] & 1);
 }
 
-/* "any" or "", or up to 16 unicast MACs separated by spaces. */
-static int pk_allowed_macs(const struct pctx *c, const char *key,
-			   const char *value, struct vsw_port_conf *pc)
+/* "any" or "", or up to max unicast MACs separated by spaces. */
+static int kind_macs(const struct pctx *c, const struct vsw_key *k,
+		     const char *value, void *field)
 {
+	struct vsw_port_conf *pc =
+		(void *)((char *)field -
+			 offsetof(struct vsw_port_conf, allowed));
 	const char *p = value;
 	unsigned int n = 0;
 
@@ -576,13 +400,13 @@ static int pk_allowed_macs(const struct pctx *c, const char *key,
 		if (*p == '\0')
 			break;
 		len = strcspn(p, " ");
-		if (n == VSW_MAX_ALLOWED_MACS ||
+		if (n == k->max || n == ARRAY_SIZE(pc->allowed) ||
 		    !parse_mac(p, len, pc->allowed[n]))
-			return bad_value(c, key, value,
-					 "\"any\" or 1..%d unicast MACs "
+			return bad_value(c, k->name, value,
+					 "\"any\" or %u..%u unicast MACs "
 					 "aa:bb:cc:dd:ee:ff separated by "
 					 "spaces",
-					 VSW_MAX_ALLOWED_MACS);
+					 k->min, k->max);
 		n++;
 		p += len;
 	}
@@ -590,37 +414,114 @@ static int pk_allowed_macs(const struct pctx *c, const char *key,
 	return 0;
 }
 
-struct port_key {
-	const char *key;
-	unsigned int types;
-	int (*parse)(const struct pctx *c, const char *key, const char *value,
-		     struct vsw_port_conf *pc);
+typedef int kind_fn(const struct pctx *c, const struct vsw_key *k,
+		    const char *value, void *field);
+
+static kind_fn *const kind_parse[] = {
+	[VSW_KIND_UINT] = kind_uint,   [VSW_KIND_CHOICE] = kind_choice,
+	[VSW_KIND_PATH] = kind_path,   [VSW_KIND_STRING] = kind_string,
+	[VSW_KIND_OCTAL] = kind_octal, [VSW_KIND_LCORES] = kind_lcores,
+	[VSW_KIND_MACS] = kind_macs,
 };
 
-/* clang-format off */
-static const struct port_key port_keys[] = {
-	{"type", TYPE_ANY, pk_type},
-	{"path", TYPE_VHOST, pk_path},
-	{"mode", TYPE_VHOST, pk_mode},
-	{"devargs", TYPE_ETHDEV, pk_devargs},
-	{"queues", TYPE_ANY, pk_queues},
-	{"rxq", TYPE_ETHDEV, pk_queues},
-	{"txq", TYPE_ETHDEV, pk_txq},
-	{"workers", TYPE_ANY, pk_workers},
-	{"mtu", TYPE_ANY, pk_mtu},
-	{"max-macs", TYPE_ANY, pk_max_macs},
-	{"allowed-macs", TYPE_ANY, pk_allowed_macs},
-};
-/* clang-format on */
-
-static const struct port_key *find_port_key(const char *key)
+/* Parse @value of key @k into its field of @conf (switch or port conf). */
+static int parse_key(const struct pctx *c, const struct vsw_key *k,
+		     const char *value, void *conf)
 {
-	size_t i;
+	if (k->deprecated)
+		warn_deprecated(c, k);
+	return kind_parse[k->kind](c, k, value, (char *)conf + k->off);
+}
 
-	for (i = 0; i < ARRAY_SIZE(port_keys); i++)
-		if (strcmp(key, port_keys[i].key) == 0)
-			return &port_keys[i];
-	return NULL;
+/* Every key of @sect with a default gets it, as if the file said it. */
+static void set_defaults(enum vsw_key_sect sect, void *conf)
+{
+	struct pctx c = {"<default>", "", NULL, 0};
+
+	for (size_t i = 0; i < vsw_n_keys; i++)
+		if (vsw_keys[i].sect == sect && vsw_keys[i].dflt != NULL)
+			parse_key(&c, &vsw_keys[i], vsw_keys[i].dflt, conf);
+}
+
+/* The name a key given in @sect stands for (rxq: queues). */
+static const char *canon_key(enum vsw_key_sect sect, const char *key)
+{
+	const struct vsw_key *k = vsw_key_find(sect, key, strlen(key));
+
+	return k != NULL ? vsw_key_canon(k) : key;
+}
+
+static int check_dup_keys(const struct pctx *c, enum vsw_key_sect sect,
+			  const struct rte_cfgfile_entry *e, int n)
+{
+	int i, j;
+
+	for (i = 1; i < n; i++) {
+		for (j = 0; j < i; j++) {
+			if (strcmp(canon_key(sect, e[i].name),
+				   canon_key(sect, e[j].name)))
+				continue;
+			if (strcmp(e[i].name, e[j].name) == 0)
+				return bad_value(c, e[i].name, e[i].value,
+						 "%s only once in a section",
+						 e[i].name);
+			return bad_value(c, e[i].name, e[i].value,
+					 "only one of %s and %s", e[j].name,
+					 e[i].name);
+		}
+	}
+	return 0;
+}
+
+/* ---- [switch] ---- */
+
+static int parse_switch_entry(const struct pctx *c, const char *key,
+			      const char *value, struct vsw_switch_conf *sw)
+{
+	const struct vsw_key *k =
+		vsw_key_find(VSW_SECT_SWITCH, key, strlen(key));
+	char list[LIST_MAX];
+
+	if (check_printable(c, key, value) < 0)
+		return -EINVAL;
+	if (k == NULL)
+		return bad_value(c, key, value, "a [switch] key (%s)",
+				 vsw_keys_list(list, sizeof(list),
+					       VSW_SECT_SWITCH, 0, -1));
+	return parse_key(c, k, value, sw);
+}
+
+static int parse_switch(const struct pctx *c, const struct rte_cfgfile_entry *e,
+			int n, struct vsw_switch_conf *sw)
+{
+	int i, ret;
+
+	ret = check_dup_keys(c, VSW_SECT_SWITCH, e, n);
+	for (i = 0; ret == 0 && i < n; i++)
+		ret = parse_switch_entry(c, e[i].name, e[i].value, sw);
+	return ret;
+}
+
+/* ---- [port NAME] ---- */
+
+static const struct vsw_key *port_key(const char *key)
+{
+	return vsw_key_find(VSW_SECT_PORT, key, strlen(key));
+}
+
+static int check_sock_path(const struct pctx *c, const char *path)
+{
+	return check_path(c, port_key("path"), path);
+}
+
+/* "[port NAME]: invalid port name; expected FORM 1..31 characters..." */
+static int bad_name(const struct pctx *c, const char *form)
+{
+	char what[160];
+
+	snprintf(what, sizeof(what), "%s 1..%d " NAME_RULE, form,
+		 VSW_PORT_NAME_MAX - 1);
+	return bad_section(c, "invalid port name", what);
 }
 
 /* The type decides which keys are valid, so it is parsed first. */
@@ -628,34 +529,67 @@ static int parse_port_type(const struct pctx *c,
 			   const struct rte_cfgfile_entry *e, int n,
 			   struct vsw_port_conf *pc)
 {
+	const struct vsw_key *k = port_key("type");
+	char what[LIST_MAX];
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(e[i].name, "type") == 0)
-			return pk_type(c, e[i].name, e[i].value, pc);
-	return missing_key(c, "type", "vhost-user or ethdev");
+		if (strcmp(e[i].name, k->name) == 0)
+			return parse_key(c, k, e[i].value, pc);
+	return missing_key(c, k->name,
+			   vsw_key_choices_str(k, what, sizeof(what)));
 }
 
 static int parse_port_entry(const struct pctx *c,
 			    const struct rte_cfgfile_entry *e,
 			    struct vsw_port_conf *pc)
 {
-	const struct port_key *k = find_port_key(e->name);
+	const struct vsw_key *k = port_key(e->name);
+	const char *type = vsw_port_type_str(pc->type);
+	char list[LIST_MAX];
 
 	if (check_printable(c, e->name, e->value) < 0)
 		return -EINVAL;
 	if (k == NULL)
 		return bad_value(c, e->name, e->value, "a port key (%s)",
-				 PORT_KEYS);
-	if (!(k->types & (1u << pc->type))) {
-		if (pc->type == VSW_PORT_VHOST)
-			return bad_value(c, e->name, e->value,
-					 "a vhost-user port key (%s)",
-					 VHOST_KEYS);
-		return bad_value(c, e->name, e->value,
-				 "an ethdev port key (%s)", ETHDEV_KEYS);
+				 vsw_keys_list(list, sizeof(list),
+					       VSW_SECT_PORT, VSW_KEY_ANY, -1));
+	if (!(k->ports & (1u << pc->type)))
+		return bad_value(c, e->name, e->value, "%s %s port key (%s)",
+				 strchr("aeiou", type[0]) ? "an" : "a", type,
+				 vsw_keys_list(list, sizeof(list),
+					       VSW_SECT_PORT, 1u << pc->type,
+					       -1));
+	return parse_key(c, k, e->value, pc);
+}
+
+/* A port's keys with a default, before any key of its section. */
+static void port_defaults(struct vsw_port_conf *pc, const char *name)
+{
+	memset(pc, 0, sizeof(*pc));
+	snprintf(pc->name, sizeof(pc->name), "%s", name);
+	set_defaults(VSW_SECT_PORT, pc);
+}
+
+/* A required key of the port's type that @e does not give, or NULL. */
+static const struct vsw_key *missing_port_key(const struct rte_cfgfile_entry *e,
+					      int n,
+					      const struct vsw_port_conf *pc)
+{
+	for (size_t i = 0; i < vsw_n_keys; i++) {
+		const struct vsw_key *k = &vsw_keys[i];
+		int j = 0;
+
+		if (k->sect != VSW_SECT_PORT || !k->required ||
+		    !(k->ports & (1u << pc->type)))
+			continue;
+		while (j < n && strcmp(canon_key(VSW_SECT_PORT, e[j].name),
+				       vsw_key_canon(k)) != 0)
+			j++;
+		if (j == n)
+			return k;
 	}
-	return k->parse(c, e->name, e->value, pc);
+	return NULL;
 }
 
 /* Parse one port's entries; a vhost path left empty gets its default later. */
@@ -663,23 +597,20 @@ static int parse_port(const struct pctx *c, const char *name,
 		      const struct rte_cfgfile_entry *e, int n,
 		      struct vsw_port_conf *pc)
 {
+	const struct vsw_key *miss;
 	int i, ret;
 
-	memset(pc, 0, sizeof(*pc));
-	snprintf(pc->name, sizeof(pc->name), "%s", name);
-	pc->mode = VSW_VHOST_SERVER;
-	pc->mtu = VSW_MTU_DEFAULT;
-	ret = check_dup_keys(c, e, n);
+	port_defaults(pc, name);
+	ret = check_dup_keys(c, VSW_SECT_PORT, e, n);
 	if (ret == 0)
 		ret = parse_port_type(c, e, n, pc);
 	pc->queues = pc->type == VSW_PORT_VHOST ? VSW_MAX_QUEUES : 1;
 	for (i = 0; ret == 0 && i < n; i++)
 		ret = parse_port_entry(c, &e[i], pc);
-	if (ret == 0 && pc->type == VSW_PORT_ETHDEV && pc->devargs[0] == '\0')
-		ret = missing_key(c, "devargs", DEVARGS_WHAT);
+	if (ret == 0 && (miss = missing_port_key(e, n, pc)) != NULL)
+		ret = missing_key(c, miss->name, miss->what);
 	return ret;
 }
-
 /* ---- file ---- */
 
 static int dispatch_section(const struct pctx *c,
@@ -701,11 +632,14 @@ static int dispatch_section(const struct pctx *c,
 				   "[switch] or [port NAME]");
 	name += name[4] == ' ' ? 5 : 4;
 	if (!vsw_config_port_name_ok(name))
-		return bad_section(c, "invalid port name",
-				   "[port NAME] with NAME " NAME_RULE);
-	if (cfg->n_ports == VSW_MAX_PORTS)
-		return bad_section(c, "too many ports",
-				   "at most 64 [port NAME] sections");
+		return bad_name(c, "[port NAME] with NAME");
+	if (cfg->n_ports == VSW_MAX_PORTS) {
+		set_err(c,
+			"%s: [%s]: too many ports; expected at most %d "
+			"[port NAME] sections",
+			c->file, c->section, VSW_MAX_PORTS);
+		return -EINVAL;
+	}
 	ret = parse_port(c, name, e, n, &cfg->ports[cfg->n_ports]);
 	if (ret == 0)
 		cfg->n_ports++;
@@ -801,18 +735,22 @@ static int check_lengths(const struct pctx *c, const char *p,
 {
 	const char *eq = strchr(p, '=');
 
+	const char *what = NULL;
+	char buf[64];
+	int max = 0;
+
 	if (*p == '[' && strcspn(p + 1, "]") >= CFG_NAME_LEN)
-		return syntax_err(c, lineno, "[...]",
-				  "a section name of at most 63 characters");
-	if (*p == '[' || eq == NULL)
+		what = "a section name", max = CFG_NAME_LEN - 1;
+	else if (*p != '[' && eq != NULL &&
+		 trimmed_len(p, (size_t)(eq - p)) >= CFG_NAME_LEN)
+		what = "a key", max = CFG_NAME_LEN - 1;
+	else if (*p != '[' && eq != NULL &&
+		 trimmed_len(eq + 1, strlen(eq + 1)) >= CFG_VALUE_LEN)
+		what = "a value", max = CFG_VALUE_LEN - 1;
+	if (what == NULL)
 		return 0;
-	if (trimmed_len(p, (size_t)(eq - p)) >= CFG_NAME_LEN)
-		return syntax_err(c, lineno, "...",
-				  "a key of at most 63 characters");
-	if (trimmed_len(eq + 1, strlen(eq + 1)) >= CFG_VALUE_LEN)
-		return syntax_err(c, lineno, "...",
-				  "a value of at most 255 characters");
-	return 0;
+	snprintf(buf, sizeof(buf), "%s of at most %d characters", what, max);
+	return syntax_err(c, lineno, *p == '[' ? "[...]" : "...", buf);
 }
 
 static int prescan_line(const struct pctx *c, char *line, size_t n,
@@ -822,9 +760,13 @@ static int prescan_line(const struct pctx *c, char *line, size_t n,
 	char *p, *semi;
 	int rc;
 
-	if (len > CFG_LINE_MAX)
-		return syntax_err(c, lineno, "...",
-				  "a line of at most 322 characters");
+	if (len > CFG_LINE_MAX) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "a line of at most %d characters",
+			 CFG_LINE_MAX);
+		return syntax_err(c, lineno, "...", what);
+	}
 	rc = check_line_bytes(c, line, n, lineno);
 	if (rc < 0)
 		return rc;
@@ -964,20 +906,20 @@ static int check_unique(const struct pctx *c, const struct vsw_config *cfg,
 	return 0;
 }
 
-static int check_workers(const struct pctx *c, const struct vsw_port_conf *pc,
-			 bool (*lcore_ok)(unsigned int lcore, void *arg),
-			 void *arg)
+static int check_lcores(const struct pctx *c, const struct vsw_port_conf *pc,
+			bool (*lcore_ok)(unsigned int lcore, void *arg),
+			void *arg)
 {
 	char v[16];
 	unsigned int k;
 
-	for (k = 0; lcore_ok != NULL && k < pc->n_workers; k++) {
-		if (lcore_ok(pc->workers[k], arg))
+	for (k = 0; lcore_ok != NULL && k < pc->n_lcores; k++) {
+		if (lcore_ok(pc->lcores[k], arg))
 			continue;
-		snprintf(v, sizeof(v), "%u", pc->workers[k]);
-		return bad_value(c, "workers", v,
+		snprintf(v, sizeof(v), "%u", pc->lcores[k]);
+		return bad_value(c, "lcores", v,
 				 "a worker lcore id (lcore %u is not a worker)",
-				 pc->workers[k]);
+				 pc->lcores[k]);
 	}
 	return 0;
 }
@@ -994,13 +936,12 @@ static int validate_port(const struct vsw_config *cfg, unsigned int i,
 	snprintf(sect, sizeof(sect), "port %.*s", VSW_PORT_NAME_MAX - 1,
 		 pc->name);
 	if (!vsw_config_port_name_ok(pc->name))
-		return bad_section(&c, "invalid port name",
-				   "[port NAME] with NAME " NAME_RULE);
+		return bad_name(&c, "[port NAME] with NAME");
 	ret = check_unique(&c, cfg, i);
 	if (ret == 0 && pc->type == VSW_PORT_VHOST)
 		ret = check_sock_path(&c, pc->path);
 	if (ret == 0)
-		ret = check_workers(&c, pc, lcore_ok, arg);
+		ret = check_lcores(&c, pc, lcore_ok, arg);
 	return ret;
 }
 
@@ -1013,10 +954,9 @@ int vsw_config_validate(const struct vsw_config *cfg,
 	unsigned int i;
 	int ret;
 
-	if (rd[0] != '/' || strnlen(rd, VSW_PATH_MAX) >= VSW_PATH_MAX)
-		return bad_value(&c, "run-dir", rd,
-				 "an absolute path shorter than %d characters",
-				 VSW_PATH_MAX);
+	ret = check_path(&c, vsw_key_find(VSW_SECT_SWITCH, "run-dir", 7), rd);
+	if (ret < 0)
+		return ret;
 	if (cfg->n_ports == 0 || cfg->n_ports > VSW_MAX_PORTS) {
 		set_err(&c, "%s: %u ports; expected 1..%d [port NAME] sections",
 			cfg->source, cfg->n_ports, VSW_MAX_PORTS);
@@ -1047,8 +987,9 @@ static int kv_item_err(const struct pctx *c, const char *s, size_t len,
 static int split_kv(const struct pctx *c, const char *s,
 		    struct rte_cfgfile_entry *e, int max)
 {
+	char empty[1], what[LIST_MAX];
+	const struct vsw_key *k;
 	const char *eq;
-	char empty[1];
 	size_t len;
 	int n = 0;
 
@@ -1059,12 +1000,21 @@ static int split_kv(const struct pctx *c, const char *s,
 		eq = memchr(s, '=', len);
 		if (eq == NULL)
 			return kv_item_err(c, s, len, "KEY=VALUE");
-		if (n == max)
-			return kv_item_err(c, s, len, "at most 16 KEY=VALUE");
-		if (!copy_trimmed(e[n].name, CFG_NAME_LEN, s, eq - s))
-			return kv_item_err(c, s, len,
-					   "a port key (" PORT_KEYS ")");
-		if (strcmp(e[n].name, "devargs") == 0)
+		if (n == max) {
+			snprintf(what, sizeof(what), "at most %d KEY=VALUE",
+				 max);
+			return kv_item_err(c, s, len, what);
+		}
+		if (!copy_trimmed(e[n].name, CFG_NAME_LEN, s, eq - s)) {
+			char list[LIST_MAX];
+
+			snprintf(what, sizeof(what), "a port key (%s)",
+				 vsw_keys_list(list, sizeof(list),
+					       VSW_SECT_PORT, VSW_KEY_ANY, -1));
+			return kv_item_err(c, s, len, what);
+		}
+		k = port_key(e[n].name);
+		if (k != NULL && k->rest) /* devargs: the rest of @s */
 			len = strlen(s);
 		if (!copy_trimmed(e[n].value, CFG_VALUE_LEN, eq + 1,
 				  len - (eq + 1 - s)))
@@ -1230,7 +1180,7 @@ int vsw_config_port_from_kv(const char *name, const char *kvlist,
 	memset(pc, 0, sizeof(*pc));
 	snprintf(sect, sizeof(sect), "port %s", name);
 	if (!vsw_config_port_name_ok(name))
-		return bad_section(&c, "invalid port name", "NAME " NAME_RULE);
+		return bad_name(&c, "NAME");
 	n = split_kv(&c, kvlist, e, KV_MAX_ENTRIES);
 	if (n < 0)
 		return n;
@@ -1261,20 +1211,22 @@ int vsw_config_port_set_kv(struct vsw_port_conf *pc, const char *kvlist,
 		return n;
 	if (n == 0)
 		return bad_section(&c, "nothing to set", "KEY=VALUE,...");
-	ret = check_dup_keys(&c, e, n);
+	ret = check_dup_keys(&c, VSW_SECT_PORT, e, n);
 	for (int i = 0; ret == 0 && i < n; i++) {
-		const struct port_key *k = find_port_key(e[i].name);
+		const struct vsw_key *k = port_key(e[i].name);
+		char list[LIST_MAX];
 
-		if (k == NULL ||
-		    (k->parse != pk_mtu && k->parse != pk_max_macs &&
-		     k->parse != pk_allowed_macs)) {
+		if (k == NULL || !k->runtime ||
+		    !(k->ports & (1u << tmp.type))) {
 			set_err(&c,
 				"%s: [%s] %s: fixed when the port is added; "
 				"expected a key changeable at run time (%s)",
-				CMD_SOURCE, sect, e[i].name, RUNTIME_PORT_KEYS);
+				CMD_SOURCE, sect, e[i].name,
+				vsw_keys_list(list, sizeof(list), VSW_SECT_PORT,
+					      1u << tmp.type, 1));
 			return -EPERM;
 		}
-		ret = k->parse(&c, e[i].name, e[i].value, &tmp);
+		ret = parse_key(&c, k, e[i].value, &tmp);
 	}
 	if (ret == 0)
 		*pc = tmp;
@@ -1296,21 +1248,12 @@ void vsw_config_allowed_str(const struct vsw_port_conf *pc, char *buf,
 	}
 }
 
-#define FIXED_SWITCH_KEYS                                                      \
-	"run-dir, fdb-size, mbufs, control, port-add-drivers, socket-mode, "   \
-	"socket-group"
-
 bool vsw_config_switch_key_fixed(const char *key)
 {
-	static const char *const fixed[] = {
-		"run-dir",	    "fdb-size",	   "mbufs",	   "control",
-		"port-add-drivers", "socket-mode", "socket-group",
-	};
+	const struct vsw_key *k =
+		vsw_key_find(VSW_SECT_SWITCH, key, strlen(key));
 
-	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
-		if (strcmp(key, fixed[i]) == 0)
-			return true;
-	return false;
+	return k != NULL && !k->runtime;
 }
 
 int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
@@ -1318,14 +1261,16 @@ int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 {
 	struct pctx c = {CMD_SOURCE, "switch", err, errlen};
 	struct vsw_switch_conf tmp = *sw;
+	char list[LIST_MAX];
 	int ret;
 
 	if (vsw_config_switch_key_fixed(key)) {
 		set_err(&c,
 			"%s: [switch] %s: fixed at start-up; expected a "
-			"key other than run-dir, fdb-size, mbufs, control, "
-			"port-add-drivers, socket-mode, socket-group",
-			CMD_SOURCE, key);
+			"key other than %s",
+			CMD_SOURCE, key,
+			vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0,
+				      0));
 		return -EPERM;
 	}
 	ret = parse_switch_entry(&c, key, value, &tmp);
@@ -1334,28 +1279,13 @@ int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 	return ret;
 }
 
-/* ---- defaults and names ---- */
+/* ---- defaults ---- */
 
 void vsw_config_init(struct vsw_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->source, sizeof(cfg->source), "<default>");
-	cfg->sw.burst = 32;
-	cfg->sw.tx_flush_interval_us = 0;
-	cfg->sw.tx_retries = 4;
-	cfg->sw.poll_mode = VSW_POLL_BUSY;
-	cfg->sw.fdb_size = 65536;
-	cfg->sw.fdb_aging_s = 300;
-	cfg->sw.mbufs = 32767;
-	cfg->sw.idle_threshold_us = 200;
-	cfg->sw.max_sleep_us = 1000;
-	cfg->sw.rebalance_interval_s = 0;
-	cfg->sw.rebalance_threshold_pct = 25;
-	snprintf(cfg->sw.run_dir, sizeof(cfg->sw.run_dir), "%s",
-		 VSW_DEFAULT_RUN_DIR);
-	snprintf(cfg->sw.port_add_drivers, sizeof(cfg->sw.port_add_drivers),
-		 "pci net_memif");
-	cfg->sw.socket_mode = 0600;
+	set_defaults(VSW_SECT_SWITCH, &cfg->sw);
 	cfg->n_ports = 0;
 }
 
@@ -1371,45 +1301,10 @@ void vsw_config_default(struct vsw_config *cfg, const char *run_dir)
 			 run_dir);
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		pc = &cfg->ports[cfg->n_ports++];
-		snprintf(pc->name, sizeof(pc->name), "%s", names[i]);
+		port_defaults(pc, names[i]);
 		pc->type = VSW_PORT_VHOST;
-		pc->mode = VSW_VHOST_SERVER;
 		pc->queues = VSW_MAX_QUEUES;
-		pc->mtu = VSW_MTU_DEFAULT;
 		default_sock_path(pc->path, sizeof(pc->path), cfg->sw.run_dir,
 				  pc->name);
 	}
-}
-
-const char *vsw_port_type_str(enum vsw_port_type t)
-{
-	switch (t) {
-	case VSW_PORT_VHOST:
-		return "vhost-user";
-	case VSW_PORT_ETHDEV:
-		return "ethdev";
-	}
-	return "unknown";
-}
-
-const char *vsw_vhost_mode_str(enum vsw_vhost_mode m)
-{
-	switch (m) {
-	case VSW_VHOST_SERVER:
-		return "server";
-	case VSW_VHOST_CLIENT:
-		return "client";
-	}
-	return "unknown";
-}
-
-const char *vsw_poll_mode_str(enum vsw_poll_mode m)
-{
-	switch (m) {
-	case VSW_POLL_BUSY:
-		return "busy";
-	case VSW_POLL_ADAPTIVE:
-		return "adaptive";
-	}
-	return "unknown";
 }

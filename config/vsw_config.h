@@ -4,7 +4,8 @@
  *
  * config/ turns an INI file (read with DPDK's rte_cfgfile, which needs no
  * EAL) or the embedded default into these structs and validates them.  It
- * includes no other DPDK header, so it is unit-tested without EAL.  Every
+ * includes no other DPDK header, so it is unit-tested without EAL.  The
+ * keys, their ranges and defaults are rows of one table (vsw_keys.h).  Every
  * error names the file, the section, the key, the value found and what was
  * expected, e.g.
  *   vsw.conf: [port vm0] queues = "abc": expected an integer in 1..16
@@ -45,7 +46,7 @@ struct vsw_switch_conf {
 	unsigned int tx_flush_interval_us; /* 0 = flush every iteration */
 	unsigned int tx_retries;      /* vhost enqueue retries, default 4 */
 	enum vsw_poll_mode poll_mode; /* default busy */
-	bool kicks_allowed;	      /* kick-suppression = off (measuring) */
+	bool kick_suppression;	      /* kick-suppression, default on */
 	unsigned int fdb_size;	      /* 16..16M entries, default 65536 */
 	unsigned int fdb_aging_s;     /* 0 = never age, default 300 */
 	unsigned int mbufs;	      /* mbuf pool size, default 32767 */
@@ -84,9 +85,9 @@ struct vsw_port_conf {
 	unsigned int n_allowed;
 	uint8_t allowed[VSW_MAX_ALLOWED_MACS][6];
 	unsigned int txq; /* ethdev only; 0 = one per worker */
-	/* optional pinning: rx queue i is polled by lcore workers[i % n] */
-	unsigned int n_workers;
-	unsigned int workers[VSW_MAX_QUEUES];
+	/* optional pinning: rx queue i is polled by lcore lcores[i % n] */
+	unsigned int n_lcores;
+	unsigned int lcores[VSW_MAX_QUEUES];
 };
 
 struct vsw_config {
@@ -95,6 +96,12 @@ struct vsw_config {
 	unsigned int n_ports;
 	struct vsw_port_conf ports[VSW_MAX_PORTS];
 };
+
+/*
+ * Where warnings go (a deprecated key name, one line, no newline): @fn,
+ * or stderr ("vsw: warning: ...") when @fn is NULL, the default.
+ */
+void vsw_config_on_warning(void (*fn)(const char *msg, void *arg), void *arg);
 
 /* Fill @cfg with the switch defaults and no ports. */
 void vsw_config_init(struct vsw_config *cfg);

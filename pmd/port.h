@@ -159,9 +159,9 @@ struct vsw_port_env {
 	unsigned int n_workers; /* tx queues wanted per port */
 	/* Wait until no worker can still be inside a port's rx/tx. */
 	void (*quiesce)(void);
-	/* Read at guest connect and upkeep: leave guest kicks on (for
-	 * measuring what suppression saves); normally false. */
-	const bool *kicks_allowed;
+	/* Read at guest connect and upkeep: tell guests not to kick (the
+	 * default); false only to measure what suppression saves. */
+	const bool *kick_suppression;
 	/* vhost-user server sockets: permission bits and group ("" = none) */
 	unsigned int socket_mode;
 	const char *socket_group;

@@ -91,7 +91,7 @@ static struct vsw_port *registered[VSW_MAX_PORTS];
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static void (*quiesce_fn)(void);
 static void (*wake_fn)(void);
-static const bool *kicks_allowed;
+static const bool *kick_suppression;
 /* test hook (VSW_TEST_UPKEEP_DELAY_US): hold reg_lock this long in upkeep,
  * to show that a guest changing rings meanwhile cannot deadlock us */
 static unsigned int upkeep_delay_us;
@@ -99,7 +99,7 @@ static unsigned int upkeep_delay_us;
 /* 0: suppress guest kicks (vsw polls), 1: leave them on (measuring). */
 static int kick_setting(void)
 {
-	return kicks_allowed != NULL && *kicks_allowed ? 1 : 0;
+	return kick_suppression != NULL && !*kick_suppression ? 1 : 0;
 }
 
 static void wake_control(void)
@@ -802,7 +802,7 @@ void vsw_vhost_lib_init(const struct vsw_port_env *env)
 
 	quiesce_fn = env->quiesce;
 	wake_fn = env->wake;
-	kicks_allowed = env->kicks_allowed;
+	kick_suppression = env->kick_suppression;
 	upkeep_delay_us = d != NULL ? (unsigned int)strtoul(d, NULL, 10) : 0;
 	if (upkeep_delay_us)
 		PORT_LOG(WARNING, "test hook: upkeep holds its lock %u us",

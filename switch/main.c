@@ -30,6 +30,7 @@
 #include "eal_args.h"
 #include "tel.h"
 #include "vsw.h"
+#include "vsw_keys.h"
 
 RTE_LOG_REGISTER_DEFAULT(vsw_logtype, INFO);
 
@@ -39,6 +40,7 @@ struct app_opts {
 	const char *config;
 	const char *run_dir;
 	bool check;
+	bool help_config, markdown;
 };
 
 static void usage(FILE *f)
@@ -51,6 +53,9 @@ static void usage(FILE *f)
 		"  -r, --run-dir DIR  run directory of the embedded default "
 		"(default /run/vsw)\n"
 		"  --check            validate the config and exit\n"
+		"  --help-config [--markdown]\n"
+		"                     every config key: type, range, default, "
+		"run time, help\n"
 		"  -h, --help         this text\n"
 		"EAL defaults added when absent: --file-prefix vsw; --no-huge "
 		"-m 1024 when no\nhugepage is free. vswctl talks to the "
@@ -65,6 +70,8 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 		{"check", no_argument, NULL, 'C'},
 		{"run-dir", required_argument, NULL, 'r'},
 		{"help", no_argument, NULL, 'h'},
+		{"help-config", no_argument, NULL, 'K'},
+		{"markdown", no_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -85,6 +92,12 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case 'K':
+			o->help_config = true;
+			break;
+		case 'M':
+			o->markdown = true;
+			break;
 		default:
 			fprintf(stderr,
 				"vsw: unknown or incomplete option "
@@ -97,6 +110,10 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 		fprintf(stderr, "vsw: unexpected argument '%s'\n",
 			argv[optind]);
 		return -EINVAL;
+	}
+	if (o->help_config) {
+		vsw_keys_print(stdout, o->markdown);
+		return 1;
 	}
 	if (o->run_dir != NULL && (o->config != NULL || o->run_dir[0] != '/')) {
 		fprintf(stderr,
@@ -309,6 +326,8 @@ int main(int argc, char **argv)
 			sep = i;
 			break;
 		}
+	if (argc > 1 && strcmp(argv[1], "--help-config") == 0)
+		sep = 0; /* vsw --help-config: no EAL arguments */
 	rc = parse_app_args(argc - sep, argv + sep, &o);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;

@@ -63,7 +63,7 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "poll_mode",
 				     vsw_poll_mode_str(cfg->sw.poll_mode));
 	rte_tel_data_add_dict_string(d, "kick_suppression",
-				     cfg->sw.kicks_allowed ? "off" : "on");
+				     cfg->sw.kick_suppression ? "on" : "off");
 	rte_tel_data_add_dict_u64(d, "idle_threshold_us",
 				  cfg->sw.idle_threshold_us);
 	rte_tel_data_add_dict_u64(d, "max_sleep_us", cfg->sw.max_sleep_us);

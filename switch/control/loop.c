@@ -36,7 +36,7 @@ int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
 		return rc;
 	}
 	vsw_ctl_fdb_refresh(sw);
-	if (old.kicks_allowed != sw->cfg.sw.kicks_allowed)
+	if (old.kick_suppression != sw->cfg.sw.kick_suppression)
 		for (int i = 0; i < VSW_MAX_PORTS; i++)
 			if (sw->ports[i] != NULL && sw->ports[i]->ops->renotify)
 				sw->ports[i]->ops->renotify(sw->ports[i]);

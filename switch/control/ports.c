@@ -85,7 +85,7 @@ void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env)
 	env->mp = sw->mp;
 	env->n_workers = sw->n_workers;
 	env->quiesce = vsw_quiesce;
-	env->kicks_allowed = &sw->cfg.sw.kicks_allowed;
+	env->kick_suppression = &sw->cfg.sw.kick_suppression;
 	env->socket_mode = sw->cfg.sw.socket_mode;
 	env->socket_group = sw->cfg.sw.socket_group;
 	env->wake = vsw_wake_control;

@@ -97,7 +97,7 @@ static unsigned int collect_loads(struct vsw_switch *sw, uint64_t *plan)
 			vsw_rxq_ctrs_raw(sw, id, q, &c);
 			cyc = c.cycles - rb->last[id][q].cycles;
 			rb->last[id][q] = c;
-			if (p->conf.n_workers != 0) {
+			if (p->conf.n_lcores != 0) {
 				if (w >= 0)
 					plan[w] += cyc;
 				continue;

@@ -80,9 +80,9 @@ static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
 
 		if (sw->rxq_owner[p->id][q] != VSW_RXQ_UNASSIGNED)
 			continue;
-		if (p->conf.n_workers > 0)
+		if (p->conf.n_lcores > 0)
 			w = vsw_worker_of_lcore(
-				sw, p->conf.workers[q % p->conf.n_workers]);
+				sw, p->conf.lcores[q % p->conf.n_lcores]);
 		else
 			w = least_loaded(dp, sw->n_workers);
 		if (w < 0) {
@@ -90,7 +90,7 @@ static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
 				 "port %s: queue %u pinned to "
 				 "lcore %u, which is not a worker",
 				 p->name, q,
-				 p->conf.workers[q % p->conf.n_workers]);
+				 p->conf.lcores[q % p->conf.n_lcores]);
 			return -EINVAL;
 		}
 		if (dp->wk[w].n >= VSW_MAX_WORKER_RXQ) {

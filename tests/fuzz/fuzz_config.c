@@ -29,6 +29,7 @@
 
 #include "fuzz.h"
 #include "vsw_config.h"
+#include "vsw_keys.h"
 
 /* Open bugs (tests/fuzz/known-issues): values quoted unescaped, cut. */
 #define KNOWN_QUOTES "config-quotes-control-chars"
@@ -39,6 +40,12 @@ static char path[64];
 static char err[VSW_ERR_MAX];
 static struct vsw_config cfg, fresh;
 
+static void quiet(const char *msg, void *arg)
+{
+	(void)arg;
+	FUZZ_CHECK_MSG(msg, strlen(msg) + 1);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -47,6 +54,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	FUZZ_CHECK(memfd >= 0);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
 	vsw_config_init(&fresh);
+	vsw_config_on_warning(quiet, NULL);	/* deprecated names: no noise */
 	rte_log_set_global_level(RTE_LOG_CRIT); /* rte_cfgfile's complaints */
 	return 0;
 }
@@ -156,15 +164,14 @@ static void replay_switch(const struct rte_cfgfile_entry *e, int n, bool loaded)
 	}
 	if (!loaded)
 		return;
-	/* fixed at start-up: only the file sets them */
-	memcpy(sw.run_dir, cfg.sw.run_dir, sizeof(sw.run_dir));
-	sw.fdb_size = cfg.sw.fdb_size;
-	sw.mbufs = cfg.sw.mbufs;
-	sw.read_only = cfg.sw.read_only;
-	memcpy(sw.port_add_drivers, cfg.sw.port_add_drivers,
-	       sizeof(sw.port_add_drivers));
-	sw.socket_mode = cfg.sw.socket_mode;
-	memcpy(sw.socket_group, cfg.sw.socket_group, sizeof(sw.socket_group));
+	/* fixed at start-up (config/keys.c): only the file sets them */
+	for (size_t i = 0; i < vsw_n_keys; i++) {
+		const struct vsw_key *k = &vsw_keys[i];
+
+		if (k->sect == VSW_SECT_SWITCH && !k->runtime)
+			memcpy((char *)&sw + k->off,
+			       (const char *)&cfg.sw + k->off, k->size);
+	}
 	FUZZ_CHECK(memcmp(&sw, &cfg.sw, sizeof(sw)) == 0);
 }
 

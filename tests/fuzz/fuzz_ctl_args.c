@@ -41,7 +41,7 @@ static void check_port(const struct vsw_args *a, const struct vsw_port_conf *pc)
 	FUZZ_CHECK(strcmp(pc->name, a->name) == 0);
 	FUZZ_CHECK(pc->queues >= 1 && pc->queues <= VSW_MAX_QUEUES);
 	FUZZ_CHECK(pc->txq <= VSW_MAX_QUEUES);
-	FUZZ_CHECK(pc->n_workers <= VSW_MAX_QUEUES);
+	FUZZ_CHECK(pc->n_lcores <= VSW_MAX_QUEUES);
 	if (pc->type == VSW_PORT_VHOST)
 		FUZZ_CHECK(pc->path[0] == '/' && strlen(pc->path) < 108);
 	else

@@ -56,12 +56,18 @@ cat >"$T/pin.conf" <<EOF2
 run-dir = $RUN
 [port vm0]
 type = vhost-user
-workers = 5
+lcores = 5
 EOF2
 rc=0; out=$("$VSW" -l 0,1 --file-prefix "$PREFIX" $(mem_args 256) -- -c "$T/pin.conf" 2>&1) || rc=$?
 [ "$rc" -eq 1 ] || fail "bad pinning: exit $rc"
-echo "$out" | grep -qF '[port vm0] workers = "5": expected a worker lcore id' || fail "pinning: '$out'"
+echo "$out" | grep -qF '[port vm0] lcores = "5": expected a worker lcore id' || fail "pinning: '$out'"
 [ ! -e "$RUN/vm0.sock" ] || fail "socket created despite a bad config"
+
+# workers, the old name of lcores: accepted, with a one-line warning
+sed 's/^lcores = 5$/workers = 1/' "$T/pin.conf" >"$T/old.conf"
+out=$("$VSW" -- -c "$T/old.conf" --check 2>&1) || fail "workers = 1 refused: '$out'"
+echo "$out" | grep -qxF "vsw: warning: $T/old.conf: [port vm0] workers: deprecated; write lcores (the same value)" ||
+	fail "no deprecation warning: '$out'"
 
 # command line
 rc=0; out=$("$VSW" -- --bogus 2>&1) || rc=$?

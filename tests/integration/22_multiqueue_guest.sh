@@ -102,7 +102,7 @@ mbufs = 32767
 type = vhost-user
 [port s]
 type = vhost-user
-workers = 18
+lcores = 18
 EOC
 start_vsw_on '0@0,(1-18)@1' "$CFG"
 [ "$(info_val workers)" -eq 18 ] || fail "expected 18 workers"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "vsw_config.h"
+#include "vsw_keys.h"
 #include "vsw_test.h"
 
 #define MAX_TMP 128
@@ -91,7 +92,7 @@ static void test_default(void)
 	CHECK(cfg.ports[0].queues == 16 && cfg.ports[1].queues == 16);
 	CHECK(cfg.ports[0].mtu == 1500 && cfg.ports[0].max_macs == 0);
 	CHECK(cfg.ports[0].n_allowed == 0);
-	CHECK(cfg.ports[0].n_workers == 0);
+	CHECK(cfg.ports[0].n_lcores == 0);
 	CHECK(strcmp(cfg.ports[0].path, "/run/vsw/vm0.sock") == 0);
 	CHECK(strcmp(cfg.ports[1].path, "/run/vsw/vm1.sock") == 0);
 	CHECK(cfg.sw.burst == 32 && strcmp(cfg.source, "<default>") == 0);
@@ -129,13 +130,13 @@ static const char full_conf[] =
 	"path = /tmp/vsw-full/a.sock ; the socket\n"
 	"mode = client\n"
 	"queues = 4\n"
-	"workers = 1,2, 3\n"
+	"lcores = 1,2, 3\n"
 	"[port uplink_1]\n"
 	"type = ethdev\n"
 	"devargs = net_memif0,role=server,socket=/tmp/m.sock\n"
 	"rxq = 2\n"
 	"txq = 3\n"
-	"workers = 7\n";
+	"lcores = 7\n";
 
 static void test_full_file(void)
 {
@@ -154,13 +155,13 @@ static void test_full_file(void)
 	CHECK(strcmp(p->name, "vm0") == 0 && p->type == VSW_PORT_VHOST);
 	CHECK(strcmp(p->path, "/tmp/vsw-full/a.sock") == 0);
 	CHECK(p->mode == VSW_VHOST_CLIENT && p->queues == 4);
-	CHECK(p->n_workers == 3 && p->workers[0] == 1 && p->workers[2] == 3);
+	CHECK(p->n_lcores == 3 && p->lcores[0] == 1 && p->lcores[2] == 3);
 	p = &cfg.ports[1];
 	CHECK(strcmp(p->name, "uplink_1") == 0 && p->type == VSW_PORT_ETHDEV);
 	CHECK(strcmp(p->devargs, "net_memif0,role=server,socket=/tmp/m.sock") ==
 	      0);
 	CHECK(p->queues == 2 && p->txq == 3 && p->path[0] == '\0');
-	CHECK(p->n_workers == 1 && p->workers[0] == 7);
+	CHECK(p->n_lcores == 1 && p->lcores[0] == 7);
 }
 
 static void test_defaults_applied(void)
@@ -175,7 +176,7 @@ static void test_defaults_applied(void)
 	CHECK(cfg.n_ports == 2);
 	CHECK(strcmp(cfg.ports[0].path, "/run/vsw/vm0.sock") == 0);
 	CHECK(cfg.ports[0].mode == VSW_VHOST_SERVER);
-	CHECK(cfg.ports[0].queues == 16 && cfg.ports[0].n_workers == 0);
+	CHECK(cfg.ports[0].queues == 16 && cfg.ports[0].n_lcores == 0);
 	CHECK(cfg.ports[1].queues == 1 && cfg.ports[1].txq == 0);
 	CHECK(cfg.ports[1].mtu == 1500);
 }
@@ -274,10 +275,10 @@ static void test_set_switch_key(void)
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "poll-mode", "adaptive", err,
 					sizeof(err)) == 0);
 	CHECK(cfg.sw.poll_mode == VSW_POLL_ADAPTIVE);
-	CHECK(!cfg.sw.kicks_allowed);
+	CHECK(cfg.sw.kick_suppression);
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "kick-suppression", "off", err,
 					sizeof(err)) == 0);
-	CHECK(cfg.sw.kicks_allowed);
+	CHECK(!cfg.sw.kick_suppression);
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "kick-suppression", "maybe",
 					err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "expected on or off") != NULL);
@@ -304,13 +305,13 @@ static void test_unknown_keys(void)
 			 "[switch] burts = \"32\": expected a [switch] key "
 			 "(burst, tx-flush-interval-us, tx-retries, "
 			 "poll-mode, kick-suppression, idle-threshold-us, "
-			 "max-sleep-us, "
-			 "fdb-size, fdb-aging-s, mbufs, rebalance-interval-s, "
-			 "rebalance-threshold-pct, run-dir, control, "
-			 "port-add-drivers, socket-mode, socket-group)"));
+			 "max-sleep-us, fdb-aging-s, rebalance-interval-s, "
+			 "rebalance-threshold-pct, run-dir, fdb-size, mbufs, "
+			 "control, port-add-drivers, socket-mode, "
+			 "socket-group)"));
 	CHECK(load_fails(PORT0 "queue = 2\n",
 			 "[port vm0] queue = \"2\": expected a port key (type, "
-			 "path, mode, devargs, queues, rxq, txq, workers, "
+			 "path, mode, devargs, queues, rxq, txq, lcores, "
 			 "mtu, max-macs, allowed-macs)"));
 }
 
@@ -319,19 +320,19 @@ static void test_keys_wrong_type(void)
 	CHECK(load_fails(PORT0 "devargs = net_null0\n",
 			 "[port vm0] devargs = \"net_null0\": expected a "
 			 "vhost-user port key (type, path, mode, queues, "
-			 "workers, mtu, max-macs, allowed-macs)"));
+			 "lcores, mtu, max-macs, allowed-macs)"));
 	CHECK(load_fails(PORT0 "txq = 1\n", "[port vm0] txq = \"1\": expected "
 					    "a vhost-user port key (type, "
-					    "path, mode, queues, workers, mtu, "
+					    "path, mode, queues, lcores, mtu, "
 					    "max-macs, allowed-macs)"));
 	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
 			 "[port e0] path = \"/x.sock\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
-			 "workers, mtu, max-macs, allowed-macs)"));
+			 "lcores, mtu, max-macs, allowed-macs)"));
 	CHECK(load_fails("[port e0]\ntype = ethdev\nmode = server\n",
 			 "[port e0] mode = \"server\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
-			 "workers, mtu, max-macs, allowed-macs)"));
+			 "lcores, mtu, max-macs, allowed-macs)"));
 }
 
 static void test_non_numeric(void)
@@ -483,20 +484,64 @@ static void test_too_many_ports(void)
 			       "64 [port NAME] sections"));
 }
 
-#define BAD_WORKERS(v)                                                         \
-	"[port vm0] workers = \"" v "\": expected a comma-separated list of "  \
+#define BAD_LCORES(v)                                                          \
+	"[port vm0] lcores = \"" v "\": expected a comma-separated list of "   \
 	"1..16 lcore ids (0..1023)"
 
-static void test_workers(void)
+static void test_lcores(void)
 {
-	CHECK(load_fails(PORT0 "workers = 1,,2\n", BAD_WORKERS("1,,2")));
-	CHECK(load_fails(PORT0 "workers = 1,a\n", BAD_WORKERS("1,a")));
-	CHECK(load_fails(PORT0 "workers = 1,\n", BAD_WORKERS("1,")));
-	CHECK(load_fails(PORT0 "workers = 1024\n", BAD_WORKERS("1024")));
-	CHECK(load_fails(PORT0 "workers = 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,"
+	CHECK(load_fails(PORT0 "lcores = 1,,2\n", BAD_LCORES("1,,2")));
+	CHECK(load_fails(PORT0 "lcores = 1,a\n", BAD_LCORES("1,a")));
+	CHECK(load_fails(PORT0 "lcores = 1,\n", BAD_LCORES("1,")));
+	CHECK(load_fails(PORT0 "lcores = 1024\n", BAD_LCORES("1024")));
+	CHECK(load_fails(PORT0 "lcores = 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,"
 			       "15,16\n",
-			 BAD_WORKERS("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,"
-				     "16")));
+			 BAD_LCORES("0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,"
+				    "16")));
+}
+
+static char warned[VSW_ERR_MAX];
+static unsigned int n_warned;
+
+static void on_warning(const char *msg, void *arg)
+{
+	(void)arg;
+	snprintf(warned, sizeof(warned), "%s", msg);
+	n_warned++;
+}
+
+/* workers, the old name of lcores: the same, with a one-line warning. */
+static void test_workers_deprecated(void)
+{
+	const char *path;
+	struct vsw_port_conf pc;
+
+	vsw_config_on_warning(on_warning, NULL);
+	n_warned = 0;
+	CHECK(load(PORT0 "workers = 2, 3\n", &path) == 0);
+	CHECK(cfg.ports[0].n_lcores == 2 && cfg.ports[0].lcores[1] == 3);
+	snprintf(want, sizeof(want),
+		 "%s: [port vm0] workers: deprecated; write lcores (the same "
+		 "value)",
+		 path);
+	CHECK(n_warned == 1 && strcmp(warned, want) == 0);
+	CHECK(load_fails(PORT0 "workers = x\n",
+			 "[port vm0] workers = \"x\": expected a "
+			 "comma-separated list of 1..16 lcore ids (0..1023)"));
+	CHECK(load_fails(PORT0 "lcores = 1\nworkers = 1\n",
+			 "[port vm0] workers = \"1\": expected only one of "
+			 "lcores and workers"));
+	n_warned = 0;
+	vsw_config_init(&cfg);
+	CHECK(vsw_config_port_from_kv("v", "type=vhost-user,workers=1", &cfg.sw,
+				      &pc, err, sizeof(err)) == 0);
+	CHECK(pc.n_lcores == 1 && pc.lcores[0] == 1 && n_warned == 1);
+	CHECK(strcmp(warned, "<command>: [port v] workers: deprecated; write "
+			     "lcores (the same value)") == 0);
+	CHECK(vsw_config_port_from_kv("v", "type=vhost-user,lcores=1", &cfg.sw,
+				      &pc, err, sizeof(err)) == 0);
+	CHECK(n_warned == 1);
+	vsw_config_on_warning(NULL, NULL);
 }
 
 static void test_error_resets_cfg(void)
@@ -542,12 +587,12 @@ static void test_kv_devargs_commas(void)
 
 	vsw_config_init(&cfg);
 	CHECK(vsw_config_port_from_kv("up",
-				      "type=ethdev,rxq=2,txq=1,workers=1,"
+				      "type=ethdev,rxq=2,txq=1,lcores=1,"
 				      "devargs=net_memif0,role=server,"
 				      "socket=/x",
 				      &cfg.sw, &pc, err, sizeof(err)) == 0);
 	CHECK(pc.type == VSW_PORT_ETHDEV && pc.queues == 2 && pc.txq == 1);
-	CHECK(pc.n_workers == 1 && pc.workers[0] == 1);
+	CHECK(pc.n_lcores == 1 && pc.lcores[0] == 1);
 	CHECK(strcmp(pc.devargs, "net_memif0,role=server,socket=/x") == 0);
 	/* devargs not last: the rest is taken as devargs, rxq is lost */
 	CHECK(vsw_config_port_from_kv("up",
@@ -598,19 +643,19 @@ static void test_validate_lcores(void)
 	unsigned int calls = 0;
 	const char *path;
 
-	CHECK(load(PORT0 "workers = 1,3\n[port vm1]\ntype = vhost-user\n"
-			 "workers = 2, 5\n",
+	CHECK(load(PORT0 "lcores = 1,3\n[port vm1]\ntype = vhost-user\n"
+			 "lcores = 2, 5\n",
 		   &path) == 0);
 	CHECK(vsw_config_validate(&cfg, NULL, NULL, err, sizeof(err)) == 0);
 	CHECK(vsw_config_validate(&cfg, lcore_1_to_3, &calls, err,
 				  sizeof(err)) == -EINVAL);
 	CHECK(calls == 4);
 	snprintf(want, sizeof(want),
-		 "%s: [port vm1] workers = \"5\": expected a worker lcore id "
+		 "%s: [port vm1] lcores = \"5\": expected a worker lcore id "
 		 "(lcore 5 is not a worker)",
 		 path);
 	CHECK(strcmp(err, want) == 0);
-	cfg.ports[1].workers[1] = 3;
+	cfg.ports[1].lcores[1] = 3;
 	CHECK(vsw_config_validate(&cfg, lcore_1_to_3, &calls, err,
 				  sizeof(err)) == 0);
 }
@@ -861,6 +906,58 @@ static void test_hygiene_and_switch_keys(void)
 					sizeof(err)) == -EPERM);
 }
 
+/* Every row of the key table is whole, and its default parses to itself. */
+static void test_key_table(void)
+{
+	char text[4096] = "[switch]\n", list[512];
+	struct vsw_switch_conf dflt;
+	struct vsw_port_conf pc;
+	size_t off = strlen(text);
+	const char *path;
+
+	for (size_t i = 0; i < vsw_n_keys; i++) {
+		const struct vsw_key *k = &vsw_keys[i];
+
+		CHECK(k->name[0] != '\0' && k->help != NULL &&
+		      strchr(k->help, '\n') == NULL);
+		CHECK(k->sect == VSW_SECT_SWITCH || k->ports != 0);
+		CHECK(k->alias_of == NULL ||
+		      vsw_key_find(k->sect, k->alias_of, strlen(k->alias_of)) !=
+			      NULL);
+		CHECK(vsw_key_find(k->sect, k->name, strlen(k->name)) == k);
+		if (k->sect == VSW_SECT_SWITCH)
+			off += (size_t)snprintf(text + off, sizeof(text) - off,
+						"%s = %s\n", k->name, k->dflt);
+	}
+	vsw_config_init(&cfg);
+	dflt = cfg.sw;
+	snprintf(text + off, sizeof(text) - off, PORT0);
+	CHECK(load(text, &path) == 0);
+	if (err[0] != '\0')
+		fprintf(stderr, "  %s\n", err);
+	CHECK(memcmp(&cfg.sw, &dflt, sizeof(dflt)) == 0);
+	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_PORT,
+				   VSW_KEY_ANY, 1),
+		     "mtu, max-macs, allowed-macs") == 0);
+	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
+		     "run-dir, fdb-size, mbufs, control, port-add-drivers, "
+		     "socket-mode, socket-group") == 0);
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,"
+				      "k123456789k123456789k123456789k1234567"
+				      "89k123456789k123456789k123456789=1",
+				      NULL, &pc, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "expected a port key (type, path, mode, devargs, "
+			  "queues, rxq, txq, lcores, mtu, max-macs, "
+			  "allowed-macs)") != NULL);
+	CHECK(vsw_config_switch_key_fixed("mbufs") &&
+	      !vsw_config_switch_key_fixed("burst") &&
+	      !vsw_config_switch_key_fixed("nope"));
+	CHECK(strcmp(vsw_port_type_str(VSW_PORT_ETHDEV), "ethdev") == 0 &&
+	      strcmp(vsw_poll_mode_str(VSW_POLL_ADAPTIVE), "adaptive") == 0 &&
+	      strcmp(vsw_vhost_mode_str(VSW_VHOST_CLIENT), "client") == 0);
+}
+
 static void test_mbufs_needed(void)
 {
 	const char *path;
@@ -906,7 +1003,8 @@ int main(void)
 	RUN(test_duplicates);
 	RUN(test_zero_ports);
 	RUN(test_too_many_ports);
-	RUN(test_workers);
+	RUN(test_lcores);
+	RUN(test_workers_deprecated);
 	RUN(test_error_resets_cfg);
 	RUN(test_kv_vhost);
 	RUN(test_kv_devargs_commas);
@@ -919,6 +1017,7 @@ int main(void)
 	RUN(test_port_set);
 	RUN(test_runtime_limits);
 	RUN(test_hygiene_and_switch_keys);
+	RUN(test_key_table);
 	RUN(test_mbufs_needed);
 	for (i = 0; i < n_tmp; i++)
 		unlink(tmp_paths[i]);
