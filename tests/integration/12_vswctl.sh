@@ -2,7 +2,7 @@
 # Objective: every vswctl verb against a real vsw: exit 0 on good calls,
 # 1 on errors vsw reports (unknown port, duplicate port, bad set value),
 # 2 on usage errors (unknown verb, missing args, bad MAC, non-integer
-# queue); --json output of each read verb parses; metrics is valid
+# queue, a set KEY that is not a runtime [switch] key); --json output of each read verb parses; metrics is valid
 # Prometheus text; watch prints one block per refresh; port-add/port-del
 # and fdb-add/fdb-del show in ports and fdb; 20 clients at once all work.
 . "$(dirname "$0")/lib.sh"
@@ -79,7 +79,8 @@ note "set, stats-clear"
 expect 0 set burst 64
 [ "$(info_val burst)" = 64 ] || fail "burst not set: $(ctl info)"
 expect 1 set burst 999
-expect 1 set no-such-key 1
+expect 2 set no-such-key 1
+expect 2 set mbufs 4096
 expect 2 set burst
 expect 0 stats-clear
 

@@ -48,7 +48,7 @@ static const struct verb verbs[] = {
 	{"port-add", 2, -1, "NAME KEY=VALUE...",
 	 "add a port; KEY=VALUE: type=vhost-user path=SOCK\n"
 	 "mode=server|client [queues=N], or type=ethdev\n"
-	 "devargs=ARGS [rxq=N] [txq=N]; any type: [workers=L]\n"
+	 "devargs=ARGS [rxq=N] [txq=N]; any type: [lcores=L]\n"
 	 "[mtu=N] [max-macs=N] [allowed-macs=\"MAC...\"]",
 	 verb_port_add, "NAME type=vhost-user|ethdev KEY=VALUE..."},
 	{"port-del", 1, 1, "NAME", "remove a port", verb_port_del,

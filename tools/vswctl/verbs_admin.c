@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE /* asprintf */
 #include "vswctl.h"
+#include "vsw_keys.h" /* the config keys, as vsw knows them */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #define CMD_MAX 1023 /* DPDK telemetry reads requests into 1 KiB */
+#define LIST_MAX 512 /* a list of key names */
 #define VLAN_MAX 4095
 
 /* Send cmd; print msg (or --json the reply data). */
@@ -67,20 +69,50 @@ static int check_port(const char *name)
 
 /* ---- port-add / port-del --------------------------------------------- */
 
-/* The keys of a [port] section other than devargs. */
+/* The port key (config/keys.c) of a KEY=VALUE word, or NULL. */
+static const struct vsw_key *port_key_of(const char *word)
+{
+	const char *eq = strchr(word, '=');
+
+	return eq ? vsw_key_find(VSW_SECT_PORT, word, (size_t)(eq - word))
+		  : NULL;
+}
+
+/* KEY=VALUE of a port key other than devargs (the one that takes the
+ * rest of the list). */
 static int is_port_key(const char *word)
 {
-	static const char *const keys[] = {
-		"type", "path",	   "mode", "queues",   "rxq",
-		"txq",	"workers", "mtu",  "max-macs", "allowed-macs"};
+	const struct vsw_key *k = port_key_of(word);
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
-		size_t n = strlen(keys[i]);
+	return k != NULL && !k->rest;
+}
 
-		if (strncmp(word, keys[i], n) == 0 && word[n] == '=')
-			return 1;
-	}
-	return 0;
+/* One line on stderr when the key of @word is an old name (workers). */
+static void warn_deprecated(const char *word)
+{
+	const struct vsw_key *k = port_key_of(word);
+
+	if (k != NULL && k->deprecated)
+		fprintf(stderr,
+			"vswctl: warning: %s is deprecated; write %s (the "
+			"same value)\n",
+			k->name, vsw_key_canon(k));
+}
+
+/* The length of "devargs=" when @w starts with it, else 0. */
+static size_t rest_key(const char *w)
+{
+	const struct vsw_key *k = port_key_of(w);
+
+	return k != NULL && k->rest ? strlen(k->name) + 1 : 0;
+}
+
+/* allowed-macs=...: MACs, which may follow as words of their own. */
+static int is_macs_key(const char *w)
+{
+	const struct vsw_key *k = port_key_of(w);
+
+	return k != NULL && k->kind == VSW_KIND_MACS;
 }
 
 static void append(char **s, const char *sep, const char *word)
@@ -114,31 +146,33 @@ static int more_macs(int in_macs, const char *w, char **cmd)
  */
 static int port_add_cmd(int argc, char **argv, char **cmd)
 {
-	char *dev = NULL;
+	char *dev = NULL, list[LIST_MAX];
+	size_t dlen = 0;
 	int type = 0, in_macs = 0;
 
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i];
 
-		if (strncmp(w, "devargs=", 8) == 0 && dev == NULL) {
+		if (dev == NULL && (dlen = rest_key(w)) > 0) {
 			dev = xstrdup(w);
 			in_macs = 0;
 		} else if (more_macs(in_macs, w, cmd)) {
 			continue;
 		} else if (dev != NULL && !is_port_key(w)) {
-			append(&dev, dev[8] && w[0] ? "," : "", w);
+			append(&dev, dev[dlen] && w[0] ? "," : "", w);
 			in_macs = 0;
 		} else if (!is_port_key(w) || strchr(w, ',') != NULL) {
 			free(dev);
 			return usage_error("'port-add': bad argument '%s' "
-					   "(KEY=VALUE, KEY one of type, path, "
-					   "mode, queues, rxq, txq, workers, "
-					   "mtu, max-macs, allowed-macs, "
-					   "devargs)",
-					   w);
+					   "(KEY=VALUE, KEY one of %s)",
+					   w,
+					   vsw_keys_list(list, sizeof(list),
+							 VSW_SECT_PORT,
+							 VSW_KEY_ANY, -1));
 		} else {
 			type |= strncmp(w, "type=", 5) == 0;
-			in_macs = strncmp(w, "allowed-macs=", 13) == 0;
+			in_macs = is_macs_key(w);
+			warn_deprecated(w);
 			append(cmd, ",", w);
 		}
 	}
@@ -183,14 +217,10 @@ int verb_port_del(struct ctl *ctl, int argc, char **argv)
 
 /* ---- port-set -------------------------------------------------------- */
 
-/* A KEY=VALUE word: KEY of [a-z-], no ',' anywhere (it separates them). */
+/* A KEY=VALUE word: KEY a port key, no ',' anywhere (it separates them). */
 static int kv_word_ok(const char *w)
 {
-	const char *eq = strchr(w, '=');
-
-	return eq != NULL && eq > w &&
-	       strspn(w, "abcdefghijklmnopqrstuvwxyz-") == (size_t)(eq - w) &&
-	       strchr(w, ',') == NULL;
+	return port_key_of(w) != NULL && strchr(w, ',') == NULL;
 }
 
 /* Append "KEY = VALUE" of the word w to *msg, after ", " if not first. */
@@ -212,6 +242,7 @@ static void msg_kv(char **msg, const char *w)
  */
 static int port_set_cmd(int argc, char **argv, char **cmd, char **msg)
 {
+	char list[LIST_MAX];
 	int in_macs = 0;
 
 	for (int i = 0; i < argc; i++) {
@@ -223,12 +254,14 @@ static int port_set_cmd(int argc, char **argv, char **cmd, char **msg)
 			       w);
 			continue;
 		}
-		if (!kv_word_ok(w))
+		if (!kv_word_ok(w) || !port_key_of(w)->runtime)
 			return usage_error(
 				"'port-set': bad argument '%s' (KEY=VALUE, KEY "
-				"one of mtu, max-macs, allowed-macs; no ',')",
-				w);
-		in_macs = strncmp(w, "allowed-macs=", 13) == 0;
+				"one of %s; no ',')",
+				w,
+				vsw_keys_list(list, sizeof(list), VSW_SECT_PORT,
+					      VSW_KEY_ANY, 1));
+		in_macs = is_macs_key(w);
 		append(cmd, ",", w);
 		msg_kv(msg, w);
 	}
@@ -296,9 +329,19 @@ int verb_set(struct ctl *ctl, int argc, char **argv)
 	char *cmd, *msg;
 	int rc;
 
+	const struct vsw_key *k =
+		vsw_key_find(VSW_SECT_SWITCH, argv[0], strlen(argv[0]));
+	char list[LIST_MAX];
+
 	(void)argc;
-	if (argv[0][0] == '\0' || strpbrk(argv[0], ", =") != NULL)
-		return usage_error("'set': bad KEY '%s'", argv[0]);
+	vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 1);
+	if (k == NULL)
+		return usage_error("'set': bad KEY '%s' (one of %s)", argv[0],
+				   list);
+	if (!k->runtime)
+		return usage_error("'set': %s is fixed at start-up (set it in "
+				   "the config file); KEY one of %s",
+				   argv[0], list);
 	if (argv[1][0] == '\0' || strchr(argv[1], ',') != NULL)
 		return usage_error("'set': bad VALUE '%s' (empty or with ',')",
 				   argv[1]);
