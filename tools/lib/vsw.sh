@@ -1,7 +1,7 @@
 #!/bin/bash
 # tools/lib/vsw.sh: the shell helpers shared by tests/integration/lib.sh,
 # tools/bench, tools/bench-notify, tools/soak and tools/quickstart. Source
-# it; it runs nothing by itself.
+# it; it runs nothing by itself. Safe under set -euo pipefail.
 #
 #   processes    bg, track, untrack, pid_live, stop_pid, reap_pid
 #   DPDK         prefix_add, prefix_clean: --file-prefix runtime dirs and
@@ -69,7 +69,7 @@ stop_pid() {
 		for ((i = 0; i < n; i++)); do pid_live "$p" || break; sleep 0.1; done
 		pid_live "$p" && kill -KILL "$p" 2>/dev/null
 	fi
-	wait "$p" 2>/dev/null
+	wait "$p" 2>/dev/null || true
 	untrack "$p"
 	return 0
 }
@@ -100,7 +100,7 @@ on_cleanup_early() { VSWLIB_EARLY+=("$*"); } # before processes are stopped
 on_cleanup() { VSWLIB_LATE+=("$*"); }        # after; last in, first out
 vsw_cleanup() {
 	local p i n
-	for p in "${VSWLIB_EARLY[@]}"; do eval "$p"; done
+	for p in "${VSWLIB_EARLY[@]}"; do eval "$p" || true; done
 	VSWLIB_EARLY=()
 	# all at once, newest first, then each its 5 s before SIGKILL
 	for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
@@ -110,11 +110,11 @@ vsw_cleanup() {
 		p=${PIDS[$i]}
 		for ((n = 0; n < 50; n++)); do pid_live "$p" || break; sleep 0.1; done
 		pid_live "$p" && kill -KILL "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
+		wait "$p" 2>/dev/null || true
 	done
 	PIDS=()
 	for p in "${PREFIXES[@]}"; do prefix_clean "$p"; done
-	for ((i = ${#VSWLIB_LATE[@]} - 1; i >= 0; i--)); do eval "${VSWLIB_LATE[$i]}"; done
+	for ((i = ${#VSWLIB_LATE[@]} - 1; i >= 0; i--)); do eval "${VSWLIB_LATE[$i]}" || true; done
 	VSWLIB_LATE=()
 	return 0
 }
@@ -208,7 +208,7 @@ vsw_wait_up() {
 vsw_stop() {
 	local sig=${1:-TERM} n=$(( ${2:-${VSW_STOP_SECS:-60}} * 10 )) i rc=0
 	[ -n "$VSW_PID" ] || return 0
-	kill "-$sig" "$VSW_PID" 2>/dev/null
+	kill "-$sig" "$VSW_PID" 2>/dev/null || true
 	for ((i = 0; i < n; i++)); do pid_live "$VSW_PID" || break; sleep 0.1; done
 	pid_live "$VSW_PID" && kill -KILL "$VSW_PID" 2>/dev/null
 	reap_pid "$VSW_PID" || rc=$?
@@ -225,13 +225,13 @@ pin_threads() {
 		t=${t##*/}
 		n=$(cat /proc/"$pid"/task/"$t"/comm 2>/dev/null) || continue
 		if [[ $n =~ $re ]]; then
-			taskset -pc "$3" "$t" >/dev/null 2>&1
+			taskset -pc "$3" "$t" >/dev/null 2>&1 || true
 			found="$found $t"
 		else
-			taskset -pc "$4" "$t" >/dev/null 2>&1
+			taskset -pc "$4" "$t" >/dev/null 2>&1 || true
 		fi
 	done
-	echo $found
+	echo "${found# }"
 }
 
 # ---------------------------------------------------------------- guests
@@ -257,7 +257,7 @@ tel_data() { local r; r=$(tel "$@") && jq -c '.[]' <<<"$r"; }
 tel_multi() {
 	local c r all='{}'
 	for c in "$@"; do
-		r=$("$VSWCTL" --file-prefix "$VSW_PFX" --json raw "$c" 2>/dev/null)
+		r=$("$VSWCTL" --file-prefix "$VSW_PFX" --json raw "$c" 2>/dev/null) || true
 		[ -n "$r" ] || return 1
 		all=$(jq -c --arg k "$c" --argjson a "$all" '$a + {($k): (if type == "object" and length == 1 then .[] else . end)}' <<<"$r") || return 1
 	done
