@@ -253,13 +253,14 @@ tel() { "$VSWCTL" --file-prefix "${2:-$VSW_PFX}" --json raw "$1"; }
 # tel_data CMD [PREFIX]: the reply's data only ({...})
 tel_data() { local r; r=$(tel "$@") && jq -c '.[]' <<<"$r"; }
 # tel_multi CMD...: one JSON object {"CMD": data, ...} on one line (one
-# vswctl per command, against VSW_PFX)
+# vswctl per command, against VSW_PFX; one jq for all)
 tel_multi() {
-	local c r all='{}'
+	local c r out=()
 	for c in "$@"; do
 		r=$("$VSWCTL" --file-prefix "$VSW_PFX" --json raw "$c" 2>/dev/null) || true
 		[ -n "$r" ] || return 1
-		all=$(jq -c --arg k "$c" --argjson a "$all" '$a + {($k): (if type == "object" and length == 1 then .[] else . end)}' <<<"$r") || return 1
+		out+=("$r")
 	done
-	echo "$all"
+	printf '%s\n' "${out[@]}" | jq -cs --args '[$ARGS.positional, .] | transpose |
+		map({(.[0]): (.[1] | if type == "object" and length == 1 then .[] else . end)}) | add' "$@"
 }
