@@ -6,10 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 for sig in TERM INT; do
-	# shellcheck disable=SC2046
-	"$VSW" -l 0,1 --file-prefix "$PREFIX" $(mem_args 512) -- --run-dir "$RUN" >"$T/vsw.log" 2>&1 &
-	VSW_PID=$!; PIDS+=("$VSW_PID")
-	wait_for 60 "vsw telemetry" ctl info
+	start_vsw_eal -l 0,1 -- --run-dir "$RUN"
 	[ -S "$RUN/vm0.sock" ] && [ -S "$RUN/vm1.sock" ] || fail "default sockets missing"
 	[ "$(info_val config)" = "<default>" ] || fail "config is not the default"
 	[ "$(info_val workers)" -eq 1 ] || fail "workers != 1"
@@ -18,9 +15,7 @@ for sig in TERM INT; do
 		echo /vsw/port,vm0 | dpdk-telemetry.py -f "$PREFIX" 2>&1 | grep -q '"name": "vm0"' ||
 			fail "dpdk-telemetry.py cannot read /vsw/port,vm0"
 	fi
-	kill -"$sig" "$VSW_PID"
-	rc=0; wait "$VSW_PID" || rc=$?
-	[ "$rc" -eq 0 ] || fail "exit $rc on SIG$sig"
+	stop_vsw "$sig"
 	[ ! -e "$RUN/vm0.sock" ] && [ ! -e "$RUN/vm1.sock" ] || fail "sockets left after SIG$sig"
 	note "SIG$sig: exit 0, sockets removed"
 	mkdir -p "$RUN"

@@ -10,7 +10,7 @@ A=$(mac_of 10); B=$(mac_of 11); C=$(mac_of 12)
 
 start_guest b "$(virtio "$RUN/b.sock")" -- --src-mac "$B" --announce 3 --rx-only --duration 40
 start_guest c "$(virtio "$RUN/c.sock")" -- --src-mac "$C" --announce 3 --rx-only --duration 40
-wait_for 60 "b and c learned" sh -c "[ \"\$($VSWCTL --file-prefix $PREFIX --json fdb | jq -r '.entries | length')\" -ge 2 ]"
+wait_for 60 "b and c learned" ctl_holds '.entries | length >= 2' fdb
 
 c_tx0=$(port_ctr c tx_packets)
 b_tx0=$(port_ctr b tx_packets)
@@ -27,10 +27,9 @@ note "delta tx: b=$b_tx c=$c_tx"; ctl ports
 [ "$(port_ctr a unicast)" -eq 2000 ] || fail "a.unicast != 2000"
 [ "$(port_ctr a flooded)" -eq 3 ] || fail "a.flooded != 3"
 
-fdb=$(jctl fdb)
 for m in "$A:a" "$B:b" "$C:c"; do
 	mac=${m%:*}; port=${m##*:}
-	got=$(echo "$fdb" | jq -r --arg m "$mac" '.entries[] | select(.mac == $m) | .port')
+	got=$(fdb_port "$mac")
 	[ "$got" = "$port" ] || fail "fdb: $mac on '$got', expected $port"
 done
 

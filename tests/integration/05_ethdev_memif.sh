@@ -26,7 +26,7 @@ start_vsw "$CFG"
 note "vm -> memif"
 start_guest nic "net_memif0,role=client,socket=$MS,socket-abstract=no" -- --src-mac "$N" --announce 3 --rx-only --duration 10
 wait_for 60 "uplink link up" port_is uplink up
-wait_for 30 "memif MAC learned" sh -c "$VSWCTL --file-prefix $PREFIX --json fdb | grep -q $N"
+wait_for 30 "memif MAC learned" fdb_has "$N"
 start_guest vm "$(virtio "$RUN/vm0.sock")" -- --src-mac "$V" --dst-mac "$N" --announce 3 --count 3000 --rate 2000 --duration 5
 wait_guest vm
 wait_guest nic
@@ -48,7 +48,7 @@ note "vm guest received $vm_rx of 3000"
 ctl ports
 [ "$vm_rx" -ge 2970 ] || fail "vm guest received only $vm_rx"
 [ "$(port_ctr uplink connects)" -eq 2 ] || fail "uplink connects != 2"
-fdbp=$(jctl fdb | jq -r --arg m "$N" '.entries[] | select(.mac == $m) | .port')
+fdbp=$(fdb_port "$N")
 [ "$fdbp" = uplink ] || fail "memif MAC learned on '$fdbp'"
 stop_vsw
 echo "PASS: traffic crosses between a vhost-user guest and an ethdev port"

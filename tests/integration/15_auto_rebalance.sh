@@ -16,14 +16,8 @@ for p in a b c d; do [ "$(owner $p)" = 0 ] || fail "$p not on worker 0"; done
 
 start_v2v ab --rate 20000 --duration 14
 G1=$GEN
-gp=${PREFIX}gcd
-PREFIXES+=("$gp")
-# shellcheck disable=SC2046
-"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) --single-file-segments --no-pci \
-	--vdev "$(virtio "$RUN/c.sock")" --vdev "net_virtio_user1,path=$RUN/d.sock,queue_size=1024" -- \
-	--tx-port 0 --rx-port 1 --announce 3 --json --quiet --rate 20000 --duration 14 \
-	>"$T/cd.json" 2>"$T/cd.log" &
-G2=$!; PIDS+=("$G2")
+start_v2v cd --ports c d --rate 20000 --duration 14
+G2=$GEN
 wait_for 60 "a->b traffic" ctr_at_least b tx_packets 10000
 wait_for 60 "c->d traffic" ctr_at_least d tx_packets 10000
 w1=$(jctl raw /vsw/workers | jq -r '.[].worker1.rx_packets')
@@ -31,7 +25,7 @@ w1=$(jctl raw /vsw/workers | jq -r '.[].worker1.rx_packets')
 
 note "turn on the automatic rebalance"
 ctl raw /vsw/set,rebalance-interval-s,1 >/dev/null || fail "set rebalance-interval-s"
-wait_for 20 "a busy queue on worker 1" sh -c "[ \$($VSWCTL --file-prefix $PREFIX --json raw /vsw/workers | jq -r '.[].worker1.rx_packets') -gt 1000 ]"
+wait_for 20 "a busy queue on worker 1" ctl_holds '.[].worker1.rx_packets > 1000' raw /vsw/workers
 note "after: a on $(owner a), c on $(owner c)"
 [ "$(owner a)" != "$(owner c)" ] || fail "both busy queues still share a worker"
 wait "$G1" || fail "generator ab failed"

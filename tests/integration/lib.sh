@@ -11,9 +11,10 @@
 set -u
 VSW_SRC=${VSW_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 VSW_BIN=${VSW_BIN:-$VSW_SRC/build/bin}
-VSW=$VSW_BIN/vsw
-VSWCTL=$VSW_BIN/vswctl
-VSWGEN=$VSW_BIN/vswgen
+# shellcheck source=../../tools/lib/vsw.sh
+. "$VSW_SRC/tools/lib/vsw.sh"
+vsw_bins "$VSW_BIN"
+[ "${VSW_TEST_NO_HUGE:-0}" != 1 ] || VSW_NO_HUGE=1
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; dump_logs; exit 1; }
@@ -28,8 +29,8 @@ RUN=$T/run
 mkdir -p "$RUN"
 ID=$$
 PREFIX=vswt$ID
-PIDS=()
-PREFIXES=("$PREFIX")
+prefix_add "$PREFIX"
+VSW_PFX=$PREFIX
 
 dump_logs() {
 	[ -n "${KEEP_T:-}" ] && cp -a "$T" "$KEEP_T" 2>/dev/null
@@ -40,75 +41,56 @@ dump_logs() {
 	done
 }
 
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do
-		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	for p in "${PREFIXES[@]}"; do
-		rm -rf "/var/run/dpdk/$p"
-		rm -f /dev/hugepages/"$p"map_* /dev/hugepages/"$p"-* 2>/dev/null
-	done
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-# Memory options: hugepages when enough are free, --no-huge otherwise.
-hugepages_free() { awk '/HugePages_Free/ {print $2}' /proc/meminfo; }
-mem_args() { # MB
-	if [ "${VSW_TEST_NO_HUGE:-0}" != 1 ] && grep -q hugetlbfs /proc/mounts &&
-		[ "$(hugepages_free)" -ge $(( $1 / 2 + 64 )) ]; then
-		echo "-m $1"
-	else
-		echo "--no-huge -m $1"
-	fi
-}
+# every process stopped, every prefix's runtime dir and hugepage files
+# and $T removed: on success, failure and interruption alike
+on_cleanup 'rm -rf "$T"'
+cleanup() { vsw_cleanup; }
+lib_trap 'exit 1'
 
 ctl() { "$VSWCTL" --file-prefix "$PREFIX" "$@"; }
 jctl() { "$VSWCTL" --file-prefix "$PREFIX" --json "$@"; }
 # port_ctr PORT KEY: one counter of one port
 port_ctr() { jctl port "$1" | jq -r ".$2"; }
 info_val() { jctl info | jq -r ".$1"; }
+# ctl_holds JQ_EXPR VSWCTL_ARGS...: the JSON of vswctl --json ARGS makes
+# JQ_EXPR true (for wait_for: ctl_holds '.entries | length >= 2' fdb)
+ctl_holds() { local e=$1; shift; jctl "$@" | jq -e "$e" >/dev/null; }
+# fdb_port MAC: the port MAC is learned on (empty: none)
+fdb_port() { jctl fdb | jq -r --arg m "$1" '.entries[] | select(.mac == $m) | .port'; }
+fdb_has() { [ -n "$(fdb_port "$1")" ]; }
 
 # wait_for SECONDS DESCRIPTION CMD...: poll CMD until it succeeds.
 wait_for() {
-	local secs=$1 what=$2; shift 2
-	local end=$(( $(date +%s) + secs ))
-	while ! "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -lt "$end" ] || fail "timeout (${secs}s) waiting for $what"
-		sleep 0.2
-	done
+	local secs=$1 what=$2
+	shift 2
+	wait_until "$secs" "$@" || fail "timeout (${secs}s) waiting for $what"
 }
 
 port_is() { [ "$(port_ctr "$1" state)" = "$2" ]; }
 ctr_at_least() { [ "$(port_ctr "$1" "$2")" -ge "$3" ]; }
 
+# start_vsw_eal EAL_ARGS... -- VSW_ARGS...: vsw (memory: mem_args 512),
+# log in $T/vsw.log, PID in VSW_PID; waits until it answers telemetry
+start_vsw_eal() {
+	# shellcheck disable=SC2046
+	vsw_launch "$PREFIX" "$T/vsw.log" $(mem_args 512) "$@"
+	vsw_wait_up 60 || fail "vsw did not come up (exited or no telemetry in 60 s)"
+}
 # start_vsw CONFIG [extra app args]: vsw on lcores 0 (control), 1 (worker)
 start_vsw() { start_vsw_on '0@0,1@1' "$@"; }
-
 # start_vsw_on LCORES CONFIG [extra app args]: vsw with EAL --lcores
 # LCORES (e.g. '0@0,1@1,2@1': two workers sharing CPU 1)
 start_vsw_on() {
-	local lcores=$1 cfg=$2; shift 2
-	# shellcheck disable=SC2046
-	"$VSW" --lcores "$lcores" --file-prefix "$PREFIX" $(mem_args 512) -- \
-		-c "$cfg" "$@" >"$T/vsw.log" 2>&1 &
-	VSW_PID=$!
-	PIDS+=("$VSW_PID")
-	wait_for 60 "vsw telemetry" ctl info
-	kill -0 "$VSW_PID" 2>/dev/null || fail "vsw exited"
+	local lcores=$1 cfg=$2
+	shift 2
+	start_vsw_eal --lcores "$lcores" -- -c "$cfg" "$@"
 }
 
-# stop_vsw: SIGTERM, expect exit 0
+# stop_vsw [SIGNAL]: SIGTERM (or SIGNAL), expect exit 0
 stop_vsw() {
-	kill -TERM "$VSW_PID"
 	local rc=0
-	wait "$VSW_PID" || rc=$?
-	[ "$rc" -eq 0 ] || fail "vsw exited with $rc on SIGTERM"
+	vsw_stop "${1:-TERM}" || rc=$?
+	[ "$rc" -eq 0 ] || fail "vsw exited with $rc on SIG${1:-TERM}"
 }
 
 # start_guest NAME VDEV_ARGS -- VSWGEN_OPTS...: a vswgen guest on CPU 0.
@@ -116,44 +98,44 @@ stop_vsw() {
 # is in GUEST_PID[NAME].
 declare -A GUEST_PID
 start_guest() {
-	local name=$1 vdev=$2; shift 3
-	local gp=${PREFIX}g$name
-	PREFIXES+=("$gp")
+	local name=$1 vdev=$2 gp=${PREFIX}g$1
+	shift 3
 	# shellcheck disable=SC2046
-	"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 256) --single-file-segments \
+	dpdk_bg "$gp" "$T/$name.json" "$T/$name.log" \
+		"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 256) --single-file-segments \
 		--no-pci --vdev "$vdev" -- --tx-port 0 --rx-port 0 --json --quiet \
-		--poll-sleep-us 20 "$@" >"$T/$name.json" 2>"$T/$name.log" &
-	GUEST_PID[$name]=$!
-	PIDS+=("${GUEST_PID[$name]}")
+		--poll-sleep-us 20 "$@"
+	GUEST_PID[$name]=$BG_PID
 }
-virtio() { echo "net_virtio_user0,path=$1,queue_size=1024${2:+,$2}"; }
+virtio() { virtio_vdev 0 "$@"; }
 
 # wait_guest NAME: wait for a guest to finish its trial, exit 0
 wait_guest() {
 	local rc=0
-	wait "${GUEST_PID[$1]}" || rc=$?
+	reap_pid "${GUEST_PID[$1]}" || rc=$?
 	[ "$rc" -eq 0 ] || fail "guest $1 exited with $rc"
 }
 guest_val() { jq -r ".$2" "$T/$1.json"; }
 
-# start_v2v NAME VSWGEN_OPTS...: one generator process with a guest port
-# on each of vsw's ports a (tx) and b (rx); its JSON result lands in
+# start_v2v NAME [--ports TX RX] VSWGEN_OPTS...: one generator process
+# with a guest port on each of vsw's ports TX and RX (default a and b,
+# sockets $RUN/TX.sock, $RUN/RX.sock); its JSON result lands in
 # $T/NAME.json (exact loss and reordering); PID in GEN.
 start_v2v() {
-	local name=$1 gp=${PREFIX}g$1; shift
-	PREFIXES+=("$gp")
+	local name=$1 gp=${PREFIX}g$1 tx=a rx=b
+	shift
+	if [ "${1:-}" = --ports ]; then tx=$2 rx=$3; shift 3; fi
 	# shellcheck disable=SC2046
-	"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) --single-file-segments --no-pci \
-		--vdev "$(virtio "$RUN/a.sock")" --vdev "net_virtio_user1,path=$RUN/b.sock,queue_size=1024" -- \
-		--tx-port 0 --rx-port 1 --announce 3 --json --quiet "$@" \
-		>"$T/$name.json" 2>"$T/$name.log" &
-	GEN=$!
-	PIDS+=("$GEN")
+	dpdk_bg "$gp" "$T/$name.json" "$T/$name.log" \
+		"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) --single-file-segments --no-pci \
+		--vdev "$(virtio_vdev 0 "$RUN/$tx.sock")" --vdev "$(virtio_vdev 1 "$RUN/$rx.sock")" -- \
+		--tx-port 0 --rx-port 1 --announce 3 --json --quiet "$@"
+	GEN=$BG_PID
 }
 # run_v2v NAME VSWGEN_OPTS...: the same, in the foreground; fails on error
 run_v2v() {
 	start_v2v "$@"
-	wait "$GEN" || fail "generator $1: $(tail -3 "$T/$1.log")"
+	reap_pid "$GEN" || fail "generator $1: $(tail -3 "$T/$1.log")"
 }
 
 # write a config with vhost-user server ports NAME... in $RUN
