@@ -109,6 +109,15 @@ expect 2 port-del
 expect 2 fdb-add 02:00:00:00:00:aa
 expect 2 workers extra
 
+note "raw: several commands on one connection, a reply per line"
+expect 0 raw /vsw/info /vsw/port,vm1 /vsw/fdb/stats
+[ "$(wc -l <"$T/out")" -eq 3 ] || fail "raw with 3 commands: $(cat "$T/out")"
+sed -n 2p "$T/out" | jq -e '."/vsw/port".name == "vm1"' >/dev/null ||
+	fail "raw: 2nd reply is not vm1's: $(sed -n 2p "$T/out")"
+expect 1 raw /vsw/port,nosuch /vsw/info
+[ "$(wc -l <"$T/out")" -eq 2 ] || fail "raw: a failing command must not stop the next: $(cat "$T/out")"
+expect 2 raw /vsw/info ""
+
 note "20 clients at once"
 pids=()
 for i in $(seq 20); do

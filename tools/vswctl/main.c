@@ -70,8 +70,9 @@ static const struct verb verbs[] = {
 	{"fdb-del", 1, 2, "MAC [vlan=N]", "remove a MAC entry", verb_fdb_del,
 	 NULL},
 	{"stats-clear", 0, 0, "", "zero every counter", verb_stats_clear, NULL},
-	{"raw", 1, 1, "CMD", "send a telemetry command, print the reply",
-	 verb_raw, "a command string, e.g. /vsw/info"},
+	{"raw", 1, -1, "CMD...",
+	 "send telemetry commands on one connection, print each reply",
+	 verb_raw, "command strings, e.g. /vsw/info"},
 	{"help", 0, 0, "", "this help", verb_help, NULL},
 	{NULL, 0, 0, NULL, NULL, NULL, NULL},
 };

@@ -280,23 +280,31 @@ int verb_fdb(struct ctl *ctl, int argc, char **argv)
 
 /* ---- raw ------------------------------------------------------------- */
 
-/* Print the reply verbatim; still exit 1 when vsw reports an error. */
+/*
+ * Print each reply verbatim, one line per command, all on one connection
+ * (nothing but the commands themselves happens between them); still exit
+ * 1 when vsw reports an error for any of them.
+ */
 int verb_raw(struct ctl *ctl, int argc, char **argv)
 {
 	json_t *reply;
-	int rc;
+	int rc, worst = 0;
 
-	(void)argc;
-	if (argv[0][0] == '\0')
-		return usage_error("'raw' expects a command string");
-	rc = ctl_request(ctl, argv[0], &reply);
-	if (rc)
-		return rc;
-	fwrite(ctl->buf, 1, strnlen(ctl->buf, ctl->replylen), stdout);
-	putchar('\n');
-	rc = reply_error(argv[0], reply_data(reply));
-	json_decref(reply);
-	return rc;
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] == '\0')
+			return usage_error("'raw' expects command strings");
+	for (int i = 0; i < argc; i++) {
+		rc = ctl_request(ctl, argv[i], &reply);
+		if (rc)
+			return rc;
+		fwrite(ctl->buf, 1, strnlen(ctl->buf, ctl->replylen), stdout);
+		putchar('\n');
+		rc = reply_error(argv[i], reply_data(reply));
+		json_decref(reply);
+		worst = rc > worst ? rc : worst;
+	}
+	fflush(stdout);
+	return worst;
 }
 
 /* ---- workers --------------------------------------------------------- */
