@@ -19,6 +19,7 @@
 #include "control.h"
 #include "tel.h"
 #include "vsw.h"
+#include "vsw_keys.h"
 
 static int reply_rc(struct rte_tel_data *d, int rc, const char *err)
 {
@@ -202,15 +203,15 @@ static int cmd_stats_clear(const char *cmd, const char *params,
 
 int vsw_tel_register_cmds(void)
 {
-	static const struct vsw_tel_cmd cmds[] = {
+	/* telemetry keeps the pointer: static; the keys from config/keys.c */
+	static char set_help[200], keys[128];
+	const struct vsw_tel_cmd cmds[] = {
 		{"/vsw/port/add", cmd_port_add,
 		 "[mutating] Add a port. Parameters: NAME,KEY=VALUE,... as in "
 		 "a [port] section (devargs last)"},
 		{"/vsw/port/del", cmd_port_del,
 		 "[mutating] Remove a port. Parameter: NAME"},
-		{"/vsw/port/set", cmd_port_set,
-		 "[mutating] Change a port: max-macs, mtu, allowed-macs. "
-		 "Parameters: NAME,KEY=VALUE,..."},
+		{"/vsw/port/set", cmd_port_set, set_help},
 		{"/vsw/rxq/move", cmd_rxq_move,
 		 "[mutating] Move an rx queue. Parameters: PORT,QUEUE,WORKER"},
 		{"/vsw/rxq/rebalance", cmd_rxq_rebalance,
@@ -227,5 +228,9 @@ int vsw_tel_register_cmds(void)
 		 "[mutating] Zero every port and queue counter"},
 	};
 
+	snprintf(set_help, sizeof(set_help),
+		 "[mutating] Change a port: %s. Parameters: NAME,KEY=VALUE,...",
+		 vsw_keys_list(keys, sizeof(keys), VSW_SECT_PORT, VSW_KEY_ANY,
+			       1));
 	return vsw_tel_register(cmds, RTE_DIM(cmds));
 }

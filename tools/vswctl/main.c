@@ -6,6 +6,7 @@
  * the verb table, usage and the command line; transport.c speaks to vsw,
  * table.c prints, verbs_*.c implement the verbs.
  */
+#include "vsw_keys.h"
 #include "vswctl.h"
 
 #include <stdio.h>
@@ -56,7 +57,7 @@ static const struct verb verbs[] = {
 	{"port-set", 2, -1, "NAME KEY=VALUE...",
 	 "change a port at run time; KEY=VALUE: mtu=N\n"
 	 "max-macs=N allowed-macs=\"MAC MAC...\"|any",
-	 verb_port_set, "NAME KEY=VALUE... (mtu, max-macs, allowed-macs)"},
+	 verb_port_set, NULL},
 	{"rxq-move", 3, 3, "PORT QUEUE WORKER",
 	 "move an rx queue to another worker", verb_rxq_move, NULL},
 	{"rxq-rebalance", 0, 0, "", "spread rx queues over the workers by load",
@@ -125,6 +126,14 @@ static int verb_help(struct ctl *ctl, int argc, char **argv)
 static int check_args(const struct verb *v, int argc)
 {
 	const char *what = v->what ? v->what : v->args;
+	char keys[256], buf[320];
+
+	if (v->fn == verb_port_set) { /* the keys a running port takes */
+		snprintf(buf, sizeof(buf), "%s (%s)", v->args,
+			 vsw_keys_list(keys, sizeof(keys), VSW_SECT_PORT,
+				       VSW_KEY_ANY, 1));
+		what = buf;
+	}
 
 	if (argc < v->min_args)
 		return usage_error("'%s' expects %s", v->name, what);
