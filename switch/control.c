@@ -171,7 +171,7 @@ void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env)
 	env->mp = sw->mp;
 	env->n_workers = sw->n_workers;
 	env->quiesce = vsw_quiesce;
-	env->kicks_allowed = &sw->cfg.sw.kicks_allowed;
+	env->kick_suppression = !sw->cfg.sw.kicks_allowed;
 	env->socket_mode = sw->cfg.sw.socket_mode;
 	env->socket_group = sw->cfg.sw.socket_group;
 	env->wake = vsw_wake_control;
@@ -444,9 +444,13 @@ int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
 	}
 	vsw_ctl_fdb_refresh(sw);
 	if (old.kicks_allowed != sw->cfg.sw.kicks_allowed)
-		for (int i = 0; i < VSW_MAX_PORTS; i++)
-			if (sw->ports[i] != NULL && sw->ports[i]->ops->renotify)
-				sw->ports[i]->ops->renotify(sw->ports[i]);
+		for (int i = 0; i < VSW_MAX_PORTS; i++) {
+			struct vsw_port *p = sw->ports[i];
+
+			if (p != NULL && p->ops->set_kick_suppression)
+				p->ops->set_kick_suppression(
+					p, !sw->cfg.sw.kicks_allowed);
+		}
 	return 0;
 }
 
@@ -460,6 +464,7 @@ static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
 {
 	uint16_t want = p->ops->rx_queues(p), old = p->n_rxq;
 	char err[VSW_ERR_MAX];
+	struct vsw_port_info pi;
 
 	if (want != old && want >= 1 && want <= VSW_MAX_QUEUES) {
 		for (uint16_t q = want < old ? want : old;
@@ -475,7 +480,8 @@ static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
 				want);
 		}
 	}
-	if (p->guest_qp > p->conf.queues && p->ops->drain_unpolled) {
+	vsw_port_info_get(p, &pi);
+	if (pi.peer_queues > p->conf.queues && p->ops->drain_unpolled) {
 		uint64_t n =
 			p->ops->drain_unpolled(p, (uint16_t)p->conf.queues);
 		struct vsw_port_ctrs *c = &sw->ctl_ctrs[p->id];
@@ -485,8 +491,8 @@ static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
 				"%s: the guest has %u queue pairs but queues = "
 				"%u: frames it sends on queue pairs %u..%u are "
 				"dropped (drop_unpolled)",
-				p->name, p->guest_qp, p->conf.queues,
-				p->conf.queues, p->guest_qp - 1);
+				p->name, pi.peer_queues, p->conf.queues,
+				p->conf.queues, pi.peer_queues - 1);
 		c->rx_packets += n;
 		c->drops[VSW_DROP_UNPOLLED] += n;
 	}
