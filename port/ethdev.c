@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_bus.h>
 #include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
 #include <rte_spinlock.h>
 
@@ -95,6 +97,20 @@ static void detach(struct vsw_eth_port *e)
 		PORT_LOG(WARNING, "%s: cannot detach device", e->base.name);
 }
 
+/* The device @devargs probed but no ethdev by the name we looked for:
+ * remove it too, or a retried port-add would find it probed (-EEXIST)
+ * and still no ethdev. */
+static void unprobe(const char *devargs)
+{
+	struct rte_devargs da;
+
+	if (rte_devargs_parse(&da, devargs) < 0)
+		return;
+	if (da.bus != NULL)
+		rte_eal_hotplug_remove(rte_bus_name(da.bus), da.name);
+	rte_devargs_reset(&da);
+}
+
 static void eth_destroy(struct vsw_port *p)
 {
 	detach(eth_cast(p));
@@ -147,6 +163,8 @@ static int probe(struct vsw_eth_port *e, char *err, size_t errlen)
 		return rc;
 	}
 	if (rte_eth_dev_get_port_by_name(name, &e->port_id) != 0) {
+		if (rc == 0)
+			unprobe(p->conf.devargs);
 		snprintf(err, errlen,
 			 "port %s: devargs \"%s\" gave no ethdev "
 			 "named %s",
