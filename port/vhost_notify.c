@@ -59,28 +59,27 @@ int vsw_vhost_dup_kickfd(int vid, uint16_t qp)
 	return fd;
 }
 
-/* Forget the duplicates nobody installed yet. */
-void vsw_vhost_drop_pending_kickfds(struct vsw_vhost_port *vp)
+/* Take every fd of @fds (VSW_MAX_QUEUES, -1: none) and close it. */
+static void close_all(int *fds)
 {
 	for (unsigned int q = 0; q < VSW_MAX_QUEUES; q++) {
-		int fd = __atomic_exchange_n(&vp->kick_pending[q], -1,
-					     __ATOMIC_ACQ_REL);
+		int fd = __atomic_exchange_n(&fds[q], -1, __ATOMIC_ACQ_REL);
 
 		if (fd >= 0)
 			close(fd);
 	}
 }
 
+/* Forget the duplicates nobody installed yet. */
+void vsw_vhost_drop_pending_kickfds(struct vsw_vhost_port *vp)
+{
+	close_all(vp->kick_pending);
+}
+
 /* Close the installed duplicates; no worker may read them any more. */
 void vsw_vhost_drop_kickfds(struct vsw_vhost_port *vp)
 {
-	for (unsigned int q = 0; q < VSW_MAX_QUEUES; q++) {
-		int fd = __atomic_exchange_n(&vp->kickfd[q], -1,
-					     __ATOMIC_ACQ_REL);
-
-		if (fd >= 0)
-			close(fd);
-	}
+	close_all(vp->kickfd);
 }
 
 void vsw_vhost_apply_kick_setting(struct vsw_vhost_port *vp, int vid,
