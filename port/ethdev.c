@@ -24,6 +24,7 @@
 #include <rte_dev.h>
 #include <rte_devargs.h>
 #include <rte_ethdev.h>
+#include <rte_pci.h>
 #include <rte_spinlock.h>
 
 #include "port_priv.h"
@@ -97,9 +98,9 @@ static void detach(struct vsw_eth_port *e)
 		PORT_LOG(WARNING, "%s: cannot detach device", e->base.name);
 }
 
-/* The device @devargs probed but no ethdev by the name we looked for:
- * remove it too, or a retried port-add would find it probed (-EEXIST)
- * and still no ethdev. */
+/* The device @devargs probed but no ethdev by the name we looked for
+ * (a bus: prefix in the config file...): remove it too, or a retry would
+ * find it probed (-EEXIST) and still no ethdev. */
 static void unprobe(const char *devargs)
 {
 	struct rte_devargs da;
@@ -151,10 +152,15 @@ static int probe(struct vsw_eth_port *e, char *err, size_t errlen)
 {
 	const struct vsw_port *p = &e->base;
 	char name[VSW_DEVARGS_MAX];
+	struct rte_pci_addr pci;
 	int rc;
 
+	/* the ethdev's name: the devargs' first field, and a PCI address
+	 * in full (DDDD:BB:DD.F) as the PCI bus names its devices */
 	snprintf(name, sizeof(name), "%s", p->conf.devargs);
 	name[strcspn(name, ",")] = '\0';
+	if (rte_pci_addr_parse(name, &pci) == 0)
+		rte_pci_device_name(&pci, name, sizeof(name));
 	rc = rte_dev_probe(p->conf.devargs);
 	if (rc < 0 && rc != -EEXIST) {
 		snprintf(err, errlen,
