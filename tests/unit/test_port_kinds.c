@@ -34,7 +34,7 @@ static void test_descriptors(void)
 		for (unsigned int j = 0; j < i; j++)
 			CHECK(vsw_port_kinds[j]->type != k->type);
 	}
-	CHECK(n == 2);
+	CHECK(n >= 2); /* vhost-user and ethdev at least */
 }
 
 /* Does the parser take @key in a port of kind @k?  A wrong value is fine
