@@ -210,8 +210,10 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 {
 	char key[64];
 	struct vsw_port_ctrs s;
+	struct vsw_port_info pi;
 
 	vsw_port_ctrs_sum(&vsw, p->id, &s);
+	vsw_port_info_get(p, &pi);
 	rte_tel_data_add_dict_u64(d, "id", p->id);
 	rte_tel_data_add_dict_string(d, "name", p->name);
 	rte_tel_data_add_dict_string(d, "type", vsw_port_type_str(p->type));
@@ -225,22 +227,18 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	add_long_string(d, "devargs", p->conf.devargs);
 	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
 	rte_tel_data_add_dict_u64(d, "queues_max", p->conf.queues);
-	if (p->type == VSW_PORT_VHOST)
-		rte_tel_data_add_dict_u64(d, "guest_queue_pairs", p->guest_qp);
+	if (pi.has_peer_queues)
+		rte_tel_data_add_dict_u64(d, "guest_queue_pairs",
+					  pi.peer_queues);
 	rte_tel_data_add_dict_u64(d, "mtu", p->conf.mtu);
 	rte_tel_data_add_dict_u64(d, "max_macs", p->conf.max_macs);
 	rte_tel_data_add_dict_u64(d, "fdb_entries",
 				  vsw_fdb_port_count(vsw.fdb, p->id));
 	rte_tel_data_add_dict_u64(d, "macs_limited", s.macs_limited);
 	add_allowed_macs(d, p);
-	rte_tel_data_add_dict_int(d, "vid", p->vid);
+	rte_tel_data_add_dict_int(d, "vid", pi.vid);
 	rte_tel_data_add_dict_u64(d, "connects", p->connects);
-	/* ethdev: fewer txqs than workers (locked); vhost: fewer queue pairs
-	 * than workers (the library's per-queue lock serializes them) */
-	rte_tel_data_add_dict_u64(d, "tx_queues_shared",
-				  p->type == VSW_PORT_VHOST
-					  ? vsw.n_workers > p->nr_qp
-					  : p->txq_shared);
+	rte_tel_data_add_dict_u64(d, "tx_queues_shared", pi.tx_queues_shared);
 	rte_tel_data_add_dict_u64(d, "disconnects", p->disconnects);
 	rte_tel_data_add_dict_u64(d, "rx_packets", s.rx_packets);
 	rte_tel_data_add_dict_u64(d, "rx_bytes", s.rx_bytes);

@@ -37,9 +37,13 @@ int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
 	}
 	vsw_ctl_fdb_refresh(sw);
 	if (old.kick_suppression != sw->cfg.sw.kick_suppression)
-		for (int i = 0; i < VSW_MAX_PORTS; i++)
-			if (sw->ports[i] != NULL && sw->ports[i]->ops->renotify)
-				sw->ports[i]->ops->renotify(sw->ports[i]);
+		for (int i = 0; i < VSW_MAX_PORTS; i++) {
+			struct vsw_port *p = sw->ports[i];
+
+			if (p != NULL && p->ops->set_kick_suppression)
+				p->ops->set_kick_suppression(
+					p, sw->cfg.sw.kick_suppression);
+		}
 	return 0;
 }
 

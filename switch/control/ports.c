@@ -85,7 +85,7 @@ void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env)
 	env->mp = sw->mp;
 	env->n_workers = sw->n_workers;
 	env->quiesce = vsw_quiesce;
-	env->kick_suppression = &sw->cfg.sw.kick_suppression;
+	env->kick_suppression = sw->cfg.sw.kick_suppression;
 	env->socket_mode = sw->cfg.sw.socket_mode;
 	env->socket_group = sw->cfg.sw.socket_group;
 	env->wake = vsw_wake_control;
@@ -210,6 +210,7 @@ static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
 {
 	uint16_t want = p->ops->rx_queues(p), old = p->n_rxq;
 	char err[VSW_ERR_MAX];
+	struct vsw_port_info pi;
 
 	if (want != old && want >= 1 && want <= VSW_MAX_QUEUES) {
 		for (uint16_t q = want < old ? want : old;
@@ -225,7 +226,8 @@ static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
 				want);
 		}
 	}
-	if (p->guest_qp > p->conf.queues && p->ops->drain_unpolled) {
+	vsw_port_info_get(p, &pi);
+	if (pi.peer_queues > p->conf.queues && p->ops->drain_unpolled) {
 		uint64_t n =
 			p->ops->drain_unpolled(p, (uint16_t)p->conf.queues);
 		struct vsw_port_ctrs *c = &sw->ctl_ctrs[p->id];
@@ -235,8 +237,8 @@ static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
 				"%s: the guest has %u queue pairs but queues = "
 				"%u: frames it sends on queue pairs %u..%u are "
 				"dropped (drop_unpolled)",
-				p->name, p->guest_qp, p->conf.queues,
-				p->conf.queues, p->guest_qp - 1);
+				p->name, pi.peer_queues, p->conf.queues,
+				p->conf.queues, pi.peer_queues - 1);
 		c->rx_packets += n;
 		c->drops[VSW_DROP_UNPOLLED] += n;
 	}

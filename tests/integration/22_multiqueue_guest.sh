@@ -10,7 +10,7 @@
 #    per-queue counters add up to what the guest received. (Review M5,
 #    workers >= 16 indexing the 16-entry per-queue arrays when a guest has
 #    more than 16 queue pairs, needs a QEMU guest with queues > 16; vsw
-#    now maps tx onto at most 16 queue pairs, see pmd/vhost.c.)
+#    now maps tx onto at most 16 queue pairs, see port/vhost.c.)
 . "$(dirname "$0")/lib.sh"
 command -v dpdk-testpmd >/dev/null || skip "dpdk-testpmd not installed"
 

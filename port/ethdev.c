@@ -20,32 +20,49 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_bus.h>
 #include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
+#include <rte_pci.h>
+#include <rte_spinlock.h>
 
-#include "port.h"
 #include "port_priv.h"
 
 #define ETH_RX_DESC VSW_ETH_RX_DESC
 #define ETH_TX_DESC VSW_ETH_TX_DESC
 
+struct vsw_eth_port {
+	struct vsw_port base;
+	uint16_t port_id; /* the ethdev's; UINT16_MAX until probed */
+	uint16_t n_txq;	  /* tx queues configured */
+	bool txq_shared;  /* fewer txqs than workers: each takes its lock */
+	rte_spinlock_t txq_lock[VSW_MAX_QUEUES];
+};
+
+static inline struct vsw_eth_port *eth_cast(struct vsw_port *p)
+{
+	return container_of(p, struct vsw_eth_port, base);
+}
+
 static uint16_t eth_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		       uint16_t n)
 {
-	return rte_eth_rx_burst(p->eth_port, q, pkts, n);
+	return rte_eth_rx_burst(eth_cast(p)->port_id, q, pkts, n);
 }
 
 static uint16_t eth_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		       uint16_t n)
 {
+	struct vsw_eth_port *e = eth_cast(p);
 	uint16_t sent;
 
-	q %= p->n_txq;
-	if (!p->txq_shared)
-		return rte_eth_tx_burst(p->eth_port, q, pkts, n);
-	rte_spinlock_lock(&p->txq_lock[q]);
-	sent = rte_eth_tx_burst(p->eth_port, q, pkts, n);
-	rte_spinlock_unlock(&p->txq_lock[q]);
+	q %= e->n_txq;
+	if (!e->txq_shared)
+		return rte_eth_tx_burst(e->port_id, q, pkts, n);
+	rte_spinlock_lock(&e->txq_lock[q]);
+	sent = rte_eth_tx_burst(e->port_id, q, pkts, n);
+	rte_spinlock_unlock(&e->txq_lock[q]);
 	return sent;
 }
 
@@ -54,7 +71,7 @@ static void eth_poll(struct vsw_port *p)
 	struct rte_eth_link link;
 	bool up;
 
-	if (rte_eth_link_get_nowait(p->eth_port, &link) < 0)
+	if (rte_eth_link_get_nowait(eth_cast(p)->port_id, &link) < 0)
 		return;
 	up = link.link_status == RTE_ETH_LINK_UP;
 	if (up != vsw_port_is_up(p)) {
@@ -68,22 +85,36 @@ static void eth_poll(struct vsw_port *p)
 }
 
 /* Stop, close and detach the device, so its devargs can be probed again. */
-static void detach(struct vsw_port *p)
+static void detach(struct vsw_eth_port *e)
 {
 	struct rte_eth_dev_info info;
 	struct rte_device *dev = NULL;
 
-	if (rte_eth_dev_info_get(p->eth_port, &info) == 0)
+	if (rte_eth_dev_info_get(e->port_id, &info) == 0)
 		dev = info.device;
-	rte_eth_dev_stop(p->eth_port);
-	rte_eth_dev_close(p->eth_port);
+	rte_eth_dev_stop(e->port_id);
+	rte_eth_dev_close(e->port_id);
 	if (dev != NULL && rte_dev_remove(dev) < 0)
-		PORT_LOG(WARNING, "%s: cannot detach device", p->name);
+		PORT_LOG(WARNING, "%s: cannot detach device", e->base.name);
+}
+
+/* The device @devargs probed but no ethdev by the name we looked for
+ * (a bus: prefix in the config file...): remove it too, or a retry would
+ * find it probed (-EEXIST) and still no ethdev. */
+static void unprobe(const char *devargs)
+{
+	struct rte_devargs da;
+
+	if (rte_devargs_parse(&da, devargs) < 0)
+		return;
+	if (da.bus != NULL)
+		rte_eal_hotplug_remove(rte_bus_name(da.bus), da.name);
+	rte_devargs_reset(&da);
 }
 
 static void eth_destroy(struct vsw_port *p)
 {
-	detach(p);
+	detach(eth_cast(p));
 	PORT_LOG(INFO, "%s: removed", p->name);
 }
 
@@ -92,7 +123,7 @@ static void eth_destroy(struct vsw_port *p)
 static int eth_set_mtu(struct vsw_port *p, unsigned int mtu, char *err,
 		       size_t errlen)
 {
-	int rc = rte_eth_dev_set_mtu(p->eth_port, (uint16_t)mtu);
+	int rc = rte_eth_dev_set_mtu(eth_cast(p)->port_id, (uint16_t)mtu);
 
 	if (rc == -ENOTSUP)
 		return 0;
@@ -102,22 +133,34 @@ static int eth_set_mtu(struct vsw_port *p, unsigned int mtu, char *err,
 	return rc;
 }
 
+static void eth_info(struct vsw_port *p, struct vsw_port_info *pi)
+{
+	pi->tx_queues_shared = eth_cast(p)->txq_shared;
+}
+
 static const struct vsw_port_ops eth_port_ops = {
 	.rx = eth_rx,
 	.tx = eth_tx,
 	.poll = eth_poll,
 	.destroy = eth_destroy,
 	.set_mtu = eth_set_mtu,
+	.info = eth_info,
 };
 
 /* Probe the device and find its port id (first new port, or by name). */
-static int probe(struct vsw_port *p, char *err, size_t errlen)
+static int probe(struct vsw_eth_port *e, char *err, size_t errlen)
 {
+	const struct vsw_port *p = &e->base;
 	char name[VSW_DEVARGS_MAX];
+	struct rte_pci_addr pci;
 	int rc;
 
+	/* the ethdev's name: the devargs' first field, and a PCI address
+	 * in full (DDDD:BB:DD.F) as the PCI bus names its devices */
 	snprintf(name, sizeof(name), "%s", p->conf.devargs);
 	name[strcspn(name, ",")] = '\0';
+	if (rte_pci_addr_parse(name, &pci) == 0)
+		rte_pci_device_name(&pci, name, sizeof(name));
 	rc = rte_dev_probe(p->conf.devargs);
 	if (rc < 0 && rc != -EEXIST) {
 		snprintf(err, errlen,
@@ -125,7 +168,9 @@ static int probe(struct vsw_port *p, char *err, size_t errlen)
 			 p->conf.devargs, strerror(-rc));
 		return rc;
 	}
-	if (rte_eth_dev_get_port_by_name(name, &p->eth_port) != 0) {
+	if (rte_eth_dev_get_port_by_name(name, &e->port_id) != 0) {
+		if (rc == 0)
+			unprobe(p->conf.devargs);
 		snprintf(err, errlen,
 			 "port %s: devargs \"%s\" gave no ethdev "
 			 "named %s",
@@ -135,12 +180,13 @@ static int probe(struct vsw_port *p, char *err, size_t errlen)
 	return 0;
 }
 
-static int setup_queues(struct vsw_port *p, const struct vsw_port_env *env,
+static int setup_queues(struct vsw_eth_port *e, const struct vsw_port_env *env,
 			const struct rte_eth_dev_info *info, uint16_t nrx,
 			uint16_t ntx)
 {
-	uint16_t rxd = ETH_RX_DESC, txd = ETH_TX_DESC;
-	int sock = rte_eth_dev_socket_id(p->eth_port);
+	uint16_t rxd = ETH_RX_DESC, txd = ETH_TX_DESC, id = e->port_id;
+	int sock = rte_eth_dev_socket_id(id);
+	struct vsw_port *p = &e->base;
 	struct rte_eth_conf conf;
 	int rc;
 
@@ -153,29 +199,33 @@ static int setup_queues(struct vsw_port *p, const struct vsw_port_env *env,
 		conf.rxmode.mtu = p->conf.mtu;
 	p->tx_chains =
 		(conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0;
-	rc = rte_eth_dev_configure(p->eth_port, nrx, ntx, &conf);
+	rc = rte_eth_dev_configure(id, nrx, ntx, &conf);
 	if (rc == 0)
-		rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->eth_port, &rxd, &txd);
+		rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &rxd, &txd);
 	for (uint16_t q = 0; rc == 0 && q < nrx; q++)
-		rc = rte_eth_rx_queue_setup(p->eth_port, q, rxd,
-					    sock < 0 ? 0 : sock, NULL, env->mp);
+		rc = rte_eth_rx_queue_setup(id, q, rxd, sock < 0 ? 0 : sock,
+					    NULL, env->mp);
 	for (uint16_t q = 0; rc == 0 && q < ntx; q++)
-		rc = rte_eth_tx_queue_setup(p->eth_port, q, txd,
-					    sock < 0 ? 0 : sock, NULL);
+		rc = rte_eth_tx_queue_setup(id, q, txd, sock < 0 ? 0 : sock,
+					    NULL);
 	return rc;
 }
 
-int vsw_ethdev_port_create(struct vsw_port *p, const struct vsw_port_env *env,
-			   char *err, size_t errlen)
+static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
+		      char *err, size_t errlen)
 {
+	struct vsw_eth_port *e = eth_cast(p);
 	struct rte_eth_dev_info info;
 	uint16_t nrx, ntx;
 	int rc;
 
-	rc = probe(p, err, errlen);
+	e->port_id = UINT16_MAX;
+	for (unsigned int i = 0; i < VSW_MAX_QUEUES; i++)
+		rte_spinlock_init(&e->txq_lock[i]);
+	rc = probe(e, err, errlen);
 	if (rc < 0)
 		return rc;
-	rc = rte_eth_dev_info_get(p->eth_port, &info);
+	rc = rte_eth_dev_info_get(e->port_id, &info);
 	if (rc < 0)
 		goto fail;
 	nrx = (uint16_t)p->conf.queues;
@@ -207,21 +257,21 @@ int vsw_ethdev_port_create(struct vsw_port *p, const struct vsw_port_env *env,
 		rc = -EINVAL;
 		goto fail_msg;
 	}
-	p->txq_shared = ntx < env->n_workers;
-	rc = setup_queues(p, env, &info, nrx, ntx);
+	e->txq_shared = ntx < env->n_workers;
+	rc = setup_queues(e, env, &info, nrx, ntx);
 	if (rc == 0) {
-		rte_eth_promiscuous_enable(p->eth_port); /* may be ENOTSUP */
-		rc = rte_eth_dev_start(p->eth_port);
+		rte_eth_promiscuous_enable(e->port_id); /* may be ENOTSUP */
+		rc = rte_eth_dev_start(e->port_id);
 	}
 	if (rc < 0)
 		goto fail;
 	p->ops = &eth_port_ops;
 	p->n_rxq = nrx;
-	p->n_txq = ntx;
+	e->n_txq = ntx;
 	eth_poll(p);
 	PORT_LOG(INFO, "%s: ethdev %s (port %u), %u rxq, %u txq%s, mtu %u%s",
-		 p->name, p->conf.devargs, p->eth_port, nrx, ntx,
-		 p->txq_shared ? " (shared, locked)" : "", p->conf.mtu,
+		 p->name, p->conf.devargs, e->port_id, nrx, ntx,
+		 e->txq_shared ? " (shared, locked)" : "", p->conf.mtu,
 		 p->tx_chains ? "" : ", no chained tx");
 	return 0;
 fail:
@@ -229,6 +279,21 @@ fail:
 		 p->name, p->conf.devargs, strerror(-rc));
 fail_msg:
 	/* review L3: detach too, so that the same devargs can be tried again */
-	detach(p);
+	detach(e);
 	return rc;
 }
+
+/* clang-format off */
+static const char *const eth_keys[] = {
+	"type", "devargs", "queues", "rxq", "txq", "workers", "mtu",
+	"max-macs", "allowed-macs", NULL,
+};
+/* clang-format on */
+
+const struct vsw_port_kind vsw_ethdev_port_kind = {
+	.name = "ethdev",
+	.type = VSW_PORT_ETHDEV,
+	.size = sizeof(struct vsw_eth_port),
+	.create = eth_create,
+	.keys = eth_keys,
+};

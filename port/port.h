@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The port interface: what the switch needs from a port, and nothing of
- * ethdev or vhost.  Two kinds implement it (ethdev.c, vhost.c).
+ * ethdev or vhost.  Two kinds implement it: vhost-user (vhost*.c, on
+ * librte_vhost) and ethdev (ethdev.c, any DPDK PMD).
  *
  * Threads: rx/tx are called by workers only, on queues the switch assigns
  * (an rx queue is polled by one worker; a tx queue index is per worker and
@@ -10,6 +11,24 @@
  * polling) and read by workers with acquire ordering: when a port goes
  * down, the control side waits for a grace period (the quiesce hook)
  * before it releases anything a worker might still touch.
+ *
+ * Files: port.c creates and frees a port through its kind's descriptor
+ * (struct vsw_port_kind, port_priv.h); kinds.c is the list of kinds;
+ * util.c holds what kinds share (log type, socket files) and calls no
+ * kind.  No file of this layer includes a switch header but debug.h.
+ *
+ * Adding a kind, e.g. a net_ring test kind (two rte_rings per port):
+ *   1. port/ring.c: `struct vsw_ring_port { struct vsw_port base; ... }`,
+ *      its struct vsw_port_ops (rx, tx and destroy at least), its create
+ *      (fill the struct, set p->ops and p->n_rxq) and its descriptor
+ *      `const struct vsw_port_kind vsw_ring_port_kind = {...}`;
+ *   2. port/kinds.c: one line in the table, &vsw_ring_port_kind (with
+ *      its extern declaration next to the others);
+ *   3. CMakeLists.txt: port/ring.c in the vsw_port library;
+ *   4. config/: the enum value and the `type` string with its keys
+ *      (vsw_config.h, config.c), which the descriptor repeats
+ *      (unit_port_kinds checks that the two agree).
+ * The switch needs no change: it reaches the kind only through ops.
  */
 #ifndef VSW_PORT_H
 #define VSW_PORT_H
@@ -18,7 +37,6 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
-#include <rte_spinlock.h>
 
 #include "vsw_config.h"
 
@@ -39,6 +57,19 @@ struct vsw_queue_info {
 	uint64_t calls;	    /* interrupts (call eventfd writes) sent */
 	uint64_t enqueues;  /* enqueue calls on this queue pair */
 	uint64_t enqueued;  /* packets those calls took */
+};
+
+/* What a port tells about itself (telemetry, control). */
+struct vsw_port_info {
+	/* the peer shows queue pairs of its own (vhost: the guest's), and
+	 * how many; the switch polls at most conf.queues of them */
+	bool has_peer_queues;
+	uint16_t peer_queues;
+	int vid; /* vhost device id; -1: no guest, or another kind */
+	/* workers share a tx queue (ethdev: fewer txqs than workers,
+	 * locked; vhost: fewer queue pairs than workers, which the
+	 * library's per-queue lock serializes) */
+	bool tx_queues_shared;
 };
 
 struct vsw_port_ops {
@@ -90,10 +121,22 @@ struct vsw_port_ops {
 	 * (the switch's frame checks suffice: vhost). */
 	int (*set_mtu)(struct vsw_port *p, unsigned int mtu, char *err,
 		       size_t errlen);
-	/* Control: apply the kick setting to every ring again (`set`). */
-	void (*renotify)(struct vsw_port *p);
+	/*
+	 * Control: suppress (@on) or allow the peer's notifications on its
+	 * rx rings from now on, every ring at once (`set kick-suppression`).
+	 * May be NULL (the port has no such notifications).
+	 */
+	void (*set_kick_suppression)(struct vsw_port *p, bool on);
+	/* Control: the kind's facts for telemetry and queue upkeep. May be
+	 * NULL (vsw_port_info_get then gives the defaults). */
+	void (*info)(struct vsw_port *p, struct vsw_port_info *pi);
 };
 
+/*
+ * What every port has.  A kind embeds it as the first member of its own
+ * struct (struct vsw_vhost_port, struct vsw_eth_port) and reaches its
+ * fields with container_of; the switch sees only this.
+ */
 struct vsw_port {
 	char name[VSW_PORT_NAME_MAX];
 	uint16_t id; /* index in the switch's port table */
@@ -105,52 +148,13 @@ struct vsw_port {
 	bool up;
 	/* set at create: tx takes multi-segment mbufs whole */
 	bool tx_chains;
-	/* vhost: the guest posts no mergeable rx buffers, so a frame longer
-	 * than one buffer can never be enqueued (only frames above
-	 * VSW_SMALL_BUF_FRAME are suspect); writer: vhost thread before `up`
-	 * is published; readers: workers after */
+	/* the peer can never take a frame longer than VSW_SMALL_BUF_FRAME
+	 * (vhost: the guest posts no mergeable rx buffers); writer: the
+	 * kind before `up` is published; readers: workers after */
 	bool tx_refuses_big;
-	/* writer: control before `up` is set; readers: workers after */
-	int vid;
-	/* vhost: queue pairs we may use for tx (<= VSW_MAX_QUEUES); writer:
-	 * vhost thread at connect, control as rings appear; readers: workers */
-	uint16_t nr_qp;
-	/* vhost: queue pairs the guest has shown (rings enabled), up to 128;
-	 * writer: vhost thread; readers: control, workers (rx bound) */
-	uint16_t guest_qp;
-	/* vhost: the connection we serve (-1: none); a second one is refused
-	 * at connect; writer: the library's threads under the map lock */
-	int conn_vid;
-	/* vhost: guest RX vrings enabled, bit per queue pair; writer: vhost
-	 * thread (vring_state_changed) for conn_vid only, cleared when the
-	 * guest goes; readers: workers (a stale bit only sends to queue 0 or
-	 * to a ring that is about to close) */
-	uint32_t rx_enabled;
-	/* vhost thread -> control: rings enabled since the last upkeep that
-	 * need the kick setting (bit per ring), and fresh duplicates of kick
-	 * eventfds to install (-1: none) */
-	uint64_t renotify_rings;
-	int kick_pending[VSW_MAX_QUEUES];
-	/* vhost: rings the kick setting was applied to (control/new_device
-	 * under the port layer's lock) */
-	uint64_t touched;
-	/* vhost: relays interrupts to the guest's call fds (vhost_guard.c) */
-	struct vsw_call_relay *call_relay;
-	uint16_t eth_port;
-	uint16_t n_txq;	 /* ethdev: tx queues configured */
-	bool txq_shared; /* ethdev: fewer txqs than workers: lock */
-	rte_spinlock_t txq_lock[VSW_MAX_QUEUES];
-	struct rte_mempool *mp;
-	uint64_t connects; /* control: times the peer came up */
+	struct rte_mempool *mp; /* where received packets are allocated */
+	uint64_t connects;	/* times the peer came up */
 	uint64_t disconnects;
-	/* vhost: our duplicates of the guest TX rings' kick eventfds, -1 when
-	 * none; writer: vhost thread under the port layer's lock (closed
-	 * only after a grace period); readers: workers, control */
-	int kickfd[VSW_MAX_QUEUES];
-	/* vhost: per queue pair, written by workers (atomic adds) */
-	uint64_t calls[VSW_MAX_QUEUES];
-	uint64_t enqueues[VSW_MAX_QUEUES];
-	uint64_t enqueued[VSW_MAX_QUEUES];
 };
 
 /* Hooks the switch gives the port layer. */
@@ -159,9 +163,10 @@ struct vsw_port_env {
 	unsigned int n_workers; /* tx queues wanted per port */
 	/* Wait until no worker can still be inside a port's rx/tx. */
 	void (*quiesce)(void);
-	/* Read at guest connect and upkeep: tell guests not to kick (the
-	 * default); false only to measure what suppression saves. */
-	const bool *kick_suppression;
+	/* Suppress guest kicks (the kick-suppression key; off only to
+	 * measure what suppression saves).  Later changes go through
+	 * ops->set_kick_suppression. */
+	bool kick_suppression;
 	/* vhost-user server sockets: permission bits and group ("" = none) */
 	unsigned int socket_mode;
 	const char *socket_group;
@@ -181,15 +186,8 @@ int vsw_port_create(const struct vsw_port_conf *conf, uint16_t id,
 /* Stop and free a port. Workers must no longer reference it. Control. */
 void vsw_port_destroy(struct vsw_port *p);
 
-/*
- * Give a server socket the switch's socket-mode and socket-group (review
- * L10: the library binds with whatever the umask gives).  0 or -errno.
- */
-int vsw_port_socket_perms(const struct vsw_port *p,
-			  const struct vsw_port_env *env, char *err,
-			  size_t errlen);
-
-/* Library set-up before any port (vhost callbacks). Control. */
+/* Set-up of every kind before any port (vhost callbacks). 0 or -errno.
+ * Control. */
 int vsw_port_lib_init(const struct vsw_port_env *env);
 
 static inline bool vsw_port_is_up(const struct vsw_port *p)
@@ -197,11 +195,7 @@ static inline bool vsw_port_is_up(const struct vsw_port *p)
 	return __atomic_load_n(&p->up, __ATOMIC_ACQUIRE);
 }
 
-/* kind-specific constructors (port.c dispatches) */
-int vsw_vhost_port_create(struct vsw_port *p, const struct vsw_port_env *env,
-			  char *err, size_t errlen);
-int vsw_ethdev_port_create(struct vsw_port *p, const struct vsw_port_env *env,
-			   char *err, size_t errlen);
-void vsw_vhost_lib_init(const struct vsw_port_env *env);
+/* The kind's facts about @p (the defaults when it has no info op). */
+void vsw_port_info_get(struct vsw_port *p, struct vsw_port_info *pi);
 
 #endif /* VSW_PORT_H */

@@ -44,8 +44,6 @@
 #include <linux/virtio_config.h>
 #include <rte_vhost.h>
 
-#include "port.h"
-#include "port_priv.h"
 #include "vhost_priv.h"
 
 /* The library's message layout (lib/vhost/vhost_user.h of 22.11, which
@@ -439,9 +437,9 @@ static const char *check_ring_msg(int vid, const struct msg_ctx *c, int ring)
 
 static struct vsw_call_relay *relay_of(int vid)
 {
-	struct vsw_port *p = vsw_vhost_port_of(vid);
+	struct vsw_vhost_port *vp = vsw_vhost_port_of(vid);
 
-	return p != NULL ? p->call_relay : NULL;
+	return vp != NULL ? vp->call_relay : NULL;
 }
 
 /* SET_VRING_CALL with an fd: ours to the library, the guest's relayed. */

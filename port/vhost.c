@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vhost-user ports on librte_vhost directly (not the net_vhost PMD), so
+ * that vsw owns notifications, queue mapping and the device life cycle.
+ *
+ * Life cycle: the library calls new_connection when a frontend connects
+ * (a second one on a port that has a frontend is refused right there, so
+ * it can neither steal the port nor touch the live guest's queues),
+ * vring_state_changed as rings come and go, new_device once rings 0/1
+ * are ready, destroy_device when the guest stops or goes, and
+ * destroy_connection when the socket closes.  new_device publishes the
+ * device with a release store of `up`; destroy_device clears it and waits
+ * for every worker to pass a quiescent state before it returns, so no
+ * worker is inside an enqueue or dequeue on a dead vid.  Rings a guest
+ * enables after new_device (multi-queue) are reported to the control
+ * thread, which polls them from then on (up to `queues`) and drains and
+ * counts what arrives on any beyond (drop reason unpolled), so nothing a
+ * guest sends disappears silently.
+ *
+ * LOCK ORDER (review H1).  Three kinds of locks meet here:
+ *   ctl_lock  (switch; control loop and telemetry threads)
+ *   reg_lock  (vhost_map.c; the vid and kick-fd life cycle of every port)
+ *   the library's per-virtqueue access locks (taken inside enqueue,
+ *     dequeue, enable_guest_notification...; and ALL of a device's held
+ *     by the vhost-events thread while it runs vring_state_changed for
+ *     SET_VRING_KICK/CALL/ENABLE, SET_MEM_TABLE, SET_FEATURES...)
+ *   map_lock  (vhost_map.c; only the path -> port table)
+ * Allowed order: ctl_lock -> reg_lock -> vq locks, and map_lock as a
+ * leaf: nothing is taken, called or waited for while holding it.
+ *   - control thread: ctl_lock, then reg_lock (upkeep, queue views,
+ *     draining unpolled queues, the kick setting), then vhost APIs that
+ *     take vq locks;
+ *   - vhost-events thread in vring_state_changed / new_connection /
+ *     destroy_connection: vq locks (held by the library), then map_lock
+ *     only.  It never takes reg_lock there: the control thread may hold
+ *     reg_lock while it spins on one of those very vq locks (that was the
+ *     deadlock);
+ *   - new_device / destroy_device run without vq locks (checked in
+ *     22.11: vhost_user_msg_handler calls new_device after unlocking;
+ *     GET_VRING_BASE and disconnects take none), so they take reg_lock
+ *     and may call locking vhost APIs and wait for workers;
+ *   - workers take none of ours; they hold a vq lock only inside a
+ *     library call and never wait for anything while holding it;
+ *   - no callback takes ctl_lock: the control thread holds it while it
+ *     calls rte_vhost_driver_unregister, which waits for callbacks.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/virtio_net.h>
+
+#include "vhost_priv.h"
+
+/* Offloads off: frames cross guests unchanged, no partial checksums. */
+#define VHOST_OFFLOAD_FEATURES                                                 \
+	((1ULL << VIRTIO_NET_F_HOST_TSO4) | (1ULL << VIRTIO_NET_F_HOST_TSO6) | \
+	 (1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
+	 (1ULL << VIRTIO_NET_F_CSUM) | (1ULL << VIRTIO_NET_F_GUEST_CSUM) |     \
+	 (1ULL << VIRTIO_NET_F_GUEST_TSO4) |                                   \
+	 (1ULL << VIRTIO_NET_F_GUEST_TSO6) |                                   \
+	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO) | \
+	 (1ULL << VIRTIO_NET_F_GSO))
+
+static void wake_control(struct vsw_vhost_port *vp)
+{
+	if (vp->wake != NULL)
+		vp->wake();
+}
+
+static void forget_guest(struct vsw_vhost_port *vp)
+{
+	__atomic_store_n(&vp->rx_enabled, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&vp->guest_qp, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&vp->renotify_rings, 0, __ATOMIC_RELEASE);
+	vsw_vhost_drop_pending_kickfds(vp);
+}
+
+/*
+ * Library thread: one frontend per port, a second one is refused here;
+ * every message of the one accepted passes vsw's guard first.
+ */
+static int new_connection(int vid)
+{
+	struct vsw_vhost_port *vp;
+	int rc = 0;
+
+	vsw_vhost_map_lock();
+	vp = vsw_vhost_map_find(vid);
+	if (vp == NULL || vp->conn_vid >= 0 || vsw_vhost_guard_attach(vid) < 0)
+		rc = -1;
+	else {
+		vp->conn_vid = vid;
+		forget_guest(vp);
+	}
+	vsw_vhost_map_unlock();
+	if (vp != NULL && rc < 0)
+		PORT_LOG(WARNING,
+			 "%s: refused a second vhost-user connection (vid %d): "
+			 "the port has a frontend",
+			 vp->base.name, vid);
+	return rc;
+}
+
+static void destroy_connection(int vid)
+{
+	struct vsw_vhost_port *vp;
+
+	vsw_vhost_map_lock();
+	vp = vsw_vhost_map_find(vid);
+	if (vp != NULL && vp->conn_vid == vid) {
+		vp->conn_vid = -1;
+		forget_guest(vp);
+		vsw_call_relay_reset(vp->call_relay);
+	}
+	vsw_vhost_map_unlock();
+}
+
+static int new_device(int vid)
+{
+	uint64_t features = 0;
+	struct vsw_vhost_port *vp;
+	struct vsw_port *p;
+	uint16_t nr, qp;
+
+	pthread_mutex_lock(&vsw_vhost_reg_lock);
+	vsw_vhost_map_lock();
+	vp = vsw_vhost_map_find(vid);
+	if (vp != NULL && (vp->conn_vid != vid || vp->vid >= 0))
+		vp = NULL;
+	vsw_vhost_map_unlock();
+	if (vp == NULL) {
+		pthread_mutex_unlock(&vsw_vhost_reg_lock);
+		PORT_LOG(ERR, "vhost device %d: not the port's frontend", vid);
+		return -1;
+	}
+	p = &vp->base;
+	nr = rte_vhost_get_vring_num(vid);
+	rte_vhost_get_negotiated_features(vid, &features);
+	vp->touched = 0;
+	/* vsw polls: the guest need not kick. Sticky across re-enable. */
+	vsw_vhost_apply_kick_setting(vp, vid, nr);
+	qp = nr / 2 > vp->guest_qp ? nr / 2 : vp->guest_qp;
+	__atomic_store_n(&vp->guest_qp, qp, __ATOMIC_RELEASE);
+	vp->nr_qp = vhost_served_qp(qp);
+	p->tx_refuses_big = !(features & (1ULL << VIRTIO_NET_F_MRG_RXBUF));
+	for (uint16_t q = 0; q < vp->nr_qp; q++) {
+		int fd = __atomic_exchange_n(&vp->kick_pending[q], -1,
+					     __ATOMIC_ACQ_REL);
+
+		vp->kickfd[q] = fd >= 0 ? fd : vsw_vhost_dup_kickfd(vid, q);
+	}
+	vp->vid = vid;
+	p->connects++;
+	__atomic_store_n(&p->up, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&vsw_vhost_reg_lock);
+	PORT_LOG(INFO,
+		 "%s: guest connected (vid %d, %u queue pairs, %smergeable rx "
+		 "buffers)",
+		 p->name, vid, qp, p->tx_refuses_big ? "no " : "");
+	wake_control(vp);
+	return 0;
+}
+
+static void destroy_device(int vid)
+{
+	struct vsw_vhost_port *vp;
+	struct vsw_port *p;
+
+	pthread_mutex_lock(&vsw_vhost_reg_lock);
+	vp = vsw_vhost_port_of(vid);
+	if (vp == NULL || vp->vid != vid) {
+		pthread_mutex_unlock(&vsw_vhost_reg_lock);
+		return;
+	}
+	p = &vp->base;
+	__atomic_store_n(&p->up, false, __ATOMIC_RELEASE);
+	/* No worker may still be inside rx/tx on this vid when we return. */
+	if (vp->quiesce != NULL)
+		vp->quiesce();
+	vsw_vhost_drop_kickfds(vp);
+	vsw_vhost_drop_pending_kickfds(vp);
+	__atomic_store_n(&vp->rx_enabled, 0, __ATOMIC_RELEASE);
+	p->tx_refuses_big = false;
+	vp->vid = -1;
+	p->disconnects++;
+	pthread_mutex_unlock(&vsw_vhost_reg_lock);
+	PORT_LOG(INFO, "%s: guest disconnected (vid %d)", p->name, vid);
+	wake_control(vp);
+}
+
+/* Guest TX ring @qp (re)enabled: new kick fd to install, setting to apply */
+static void tx_ring_enabled(struct vsw_vhost_port *vp, int vid, uint16_t qp)
+{
+	int fd, old;
+
+	if (qp >= VSW_MAX_QUEUES)
+		return;
+	fd = vsw_vhost_dup_kickfd(vid, qp);
+	old = __atomic_exchange_n(&vp->kick_pending[qp], fd, __ATOMIC_ACQ_REL);
+	if (old >= 0)
+		close(old); /* never installed: no worker has seen it */
+	__atomic_fetch_or(&vp->renotify_rings, 1ull << (qp * 2 + VIRTIO_TXQ),
+			  __ATOMIC_RELEASE);
+}
+
+/*
+ * Called with every virtqueue lock of the device held (see LOCK ORDER):
+ * record, call no locking vhost API, take no lock but map_lock, wait for
+ * nothing.  Only the port's own connection may change its state (M6).
+ */
+static int vring_state_changed(int vid, uint16_t queue_id, int enable)
+{
+	uint16_t qp = queue_id / 2;
+	struct vsw_vhost_port *vp;
+	bool wake = false;
+
+	vsw_vhost_map_lock();
+	vp = vsw_vhost_map_find(vid);
+	if (vp == NULL || vp->conn_vid != vid || qp >= VHOST_MAX_QP)
+		goto out;
+	if (enable && qp >= vp->guest_qp) {
+		__atomic_store_n(&vp->guest_qp, qp + 1, __ATOMIC_RELEASE);
+		wake = true;
+	}
+	if (qp >= VHOST_RX_ENABLED_BITS)
+		goto out;
+	if (queue_id % 2 == VIRTIO_RXQ && enable)
+		__atomic_fetch_or(&vp->rx_enabled, 1u << qp, __ATOMIC_RELEASE);
+	else if (queue_id % 2 == VIRTIO_RXQ)
+		__atomic_fetch_and(&vp->rx_enabled, ~(1u << qp),
+				   __ATOMIC_RELEASE);
+	else if (enable) {
+		tx_ring_enabled(vp, vid, qp);
+		wake = true;
+	}
+out:
+	vsw_vhost_map_unlock();
+	if (wake)
+		wake_control(vp);
+	return 0;
+}
+
+static const struct rte_vhost_device_ops vhost_ops = {
+	.new_device = new_device,
+	.destroy_device = destroy_device,
+	.vring_state_changed = vring_state_changed,
+	.new_connection = new_connection,
+	.destroy_connection = destroy_connection,
+	.guest_notified = vsw_vhost_guest_notified,
+};
+
+static uint16_t vhost_rx_queues(struct vsw_port *p)
+{
+	uint16_t g =
+		__atomic_load_n(&vhost_cast(p)->guest_qp, __ATOMIC_ACQUIRE);
+
+	if (g == 0)
+		return (uint16_t)p->n_rxq; /* no guest: keep what we had */
+	return g < p->conf.queues ? g : (uint16_t)p->conf.queues;
+}
+
+/* Control: the facts telemetry shows and upkeep needs. */
+static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
+{
+	struct vsw_vhost_port *vp = vhost_cast(p);
+	uint16_t nr = __atomic_load_n(&vp->nr_qp, __ATOMIC_RELAXED);
+
+	pi->has_peer_queues = true;
+	pi->peer_queues = __atomic_load_n(&vp->guest_qp, __ATOMIC_ACQUIRE);
+	pi->vid = __atomic_load_n(&vp->vid, __ATOMIC_RELAXED);
+	/* the library's per-queue lock serializes workers on one pair */
+	pi->tx_queues_shared = vp->n_workers > nr;
+}
+
+static void vhost_destroy(struct vsw_port *p)
+{
+	struct vsw_vhost_port *vp = vhost_cast(p);
+
+	if (rte_vhost_driver_unregister(p->conf.path) < 0)
+		PORT_LOG(WARNING, "%s: unregister %s failed", p->name,
+			 p->conf.path);
+	vsw_vhost_map_set(p->id, NULL);
+	pthread_mutex_lock(&vsw_vhost_reg_lock);
+	vsw_vhost_drop_kickfds(vp);
+	vsw_vhost_drop_pending_kickfds(vp);
+	pthread_mutex_unlock(&vsw_vhost_reg_lock);
+	vsw_call_relay_destroy(vp->call_relay);
+	vp->call_relay = NULL;
+	PORT_LOG(INFO, "%s: removed", p->name);
+}
+
+static const struct vsw_port_ops vhost_port_ops = {
+	.rx = vsw_vhost_rx,
+	.tx = vsw_vhost_tx,
+	.poll = NULL,
+	.destroy = vhost_destroy,
+	.rx_notify = vsw_vhost_rx_notify,
+	.rx_drain = vsw_vhost_rx_drain,
+	.queue_info = vsw_vhost_queue_info,
+	.upkeep = vsw_vhost_upkeep,
+	.rx_queues = vhost_rx_queues,
+	.drain_unpolled = vsw_vhost_drain_unpolled,
+	.set_kick_suppression = vsw_vhost_set_kick_suppression,
+	.info = vhost_info,
+};
+
+static int vhost_register(struct vsw_port *p, char *err, size_t errlen)
+{
+	const char *path = p->conf.path;
+	uint64_t flags = 0;
+
+	if (p->conf.mode == VSW_VHOST_CLIENT)
+		flags |= RTE_VHOST_USER_CLIENT; /* reconnects by default */
+	if (rte_vhost_driver_register(path, flags) < 0) {
+		snprintf(err, errlen,
+			 "port %s: cannot register vhost-user "
+			 "socket %s",
+			 p->name, path);
+		return -EIO;
+	}
+	if (rte_vhost_driver_disable_features(path, VHOST_OFFLOAD_FEATURES) <
+		    0 ||
+	    rte_vhost_driver_callback_register(path, &vhost_ops) < 0) {
+		rte_vhost_driver_unregister(path);
+		snprintf(err, errlen, "port %s: vhost set-up failed for %s",
+			 p->name, path);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The socket's directory made, a stale socket removed (server mode). */
+static int prepare_socket(struct vsw_port *p, char *err, size_t errlen)
+{
+	int rc;
+
+	if (p->conf.mode != VSW_VHOST_SERVER)
+		return 0;
+	rc = vsw_port_make_parent_dir(p->conf.path);
+	if (rc < 0) {
+		snprintf(err, errlen,
+			 "port %s: cannot create the "
+			 "directory of %s: %s",
+			 p->name, p->conf.path, strerror(-rc));
+		return rc;
+	}
+	return vsw_port_clear_stale_socket(p->conf.path, err, errlen);
+}
+
+static void init_fields(struct vsw_vhost_port *vp,
+			const struct vsw_port_env *env)
+{
+	vp->vid = -1;
+	vp->conn_vid = -1;
+	vp->nr_qp = 1;
+	vp->n_workers = env->n_workers;
+	vp->kicks_off = env->kick_suppression;
+	vp->quiesce = env->quiesce;
+	vp->wake = env->wake;
+	for (unsigned int i = 0; i < VSW_MAX_QUEUES; i++) {
+		vp->kickfd[i] = -1;
+		vp->kick_pending[i] = -1;
+	}
+}
+
+static int vhost_create(struct vsw_port *p, const struct vsw_port_env *env,
+			char *err, size_t errlen)
+{
+	struct vsw_vhost_port *vp = vhost_cast(p);
+	mode_t old_mask;
+	int rc;
+
+	init_fields(vp, env);
+	rc = prepare_socket(p, err, errlen);
+	if (rc < 0)
+		return rc;
+	vp->call_relay = vsw_call_relay_create(p->name, err, errlen);
+	if (vp->call_relay == NULL)
+		return -ENOMEM;
+	rc = vhost_register(p, err, errlen);
+	if (rc < 0) {
+		vsw_call_relay_destroy(vp->call_relay);
+		return rc;
+	}
+	p->ops = &vhost_port_ops;
+	p->n_rxq = 1;	     /* more once a guest shows its queue pairs */
+	p->tx_chains = true; /* the library copies every segment */
+	vsw_vhost_map_set(p->id, vp);
+	/* the socket is born with no more than socket-mode allows (the
+	 * umask is the process's: a file another thread creates meanwhile
+	 * is at worst more private); group and exact mode follow */
+	old_mask = umask(env->socket_mode ? ~env->socket_mode & 0777 : 0077);
+	rc = rte_vhost_driver_start(p->conf.path);
+	umask(old_mask);
+	if (rc < 0) {
+		vhost_destroy(p);
+		snprintf(err, errlen,
+			 "port %s: cannot start vhost-user %s on "
+			 "%s",
+			 p->name, vsw_vhost_mode_str(p->conf.mode),
+			 p->conf.path);
+		return -EIO;
+	}
+	if (p->conf.mode == VSW_VHOST_SERVER)
+		rc = vsw_port_socket_perms(p->name, p->conf.path, env, err,
+					   errlen);
+	if (rc < 0) {
+		vhost_destroy(p);
+		return rc;
+	}
+	PORT_LOG(INFO, "%s: vhost-user %s on %s, up to %u queue pair(s)",
+		 p->name, vsw_vhost_mode_str(p->conf.mode), p->conf.path,
+		 p->conf.queues);
+	return 0;
+}
+
+static int vhost_lib_init(const struct vsw_port_env *env)
+{
+	(void)env;
+	vsw_vhost_notify_init();
+	return 0;
+}
+
+/* clang-format off */
+static const char *const vhost_keys[] = {
+	"type", "path", "mode", "queues", "workers", "mtu", "max-macs",
+	"allowed-macs", NULL,
+};
+/* clang-format on */
+
+const struct vsw_port_kind vsw_vhost_port_kind = {
+	.name = "vhost-user",
+	.type = VSW_PORT_VHOST,
+	.size = sizeof(struct vsw_vhost_port),
+	.lib_init = vhost_lib_init,
+	.create = vhost_create,
+	.keys = vhost_keys,
+};

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Shared by the vhost-user kind's files:
+ *   vhost.c         life cycle: library callbacks, create, destroy, the
+ *                   ops table and the kind's descriptor;
+ *   vhost_notify.c  guest kicks (kick fds, the kick setting), queue views;
+ *   vhost_rxtx.c    the datapath (rx, tx, call counting), draining;
+ *   vhost_guard.c   the message firewall and the call relay;
+ *   vhost_map.c     the path -> port table and the two locks.
+ * Calls go one way: vhost.c calls the four others; vhost_notify.c,
+ * vhost_rxtx.c and vhost_guard.c call only vhost_map.c, which calls none.
+ * The lock order is written at the top of vhost.c.
+ */
+#ifndef VSW_VHOST_PRIV_H
+#define VSW_VHOST_PRIV_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include <rte_vhost.h>
+
+#include "port_priv.h"
+
+/* Virtqueue numbering of a queue pair: guest RX (we enqueue), guest TX. */
+#define VIRTIO_RXQ 0
+#define VIRTIO_TXQ 1
+#define VHOST_MAX_QP 128 /* VHOST_MAX_QUEUE_PAIRS in 22.11 */
+/* width of rx_enabled (bits per queue pair) */
+#define VHOST_RX_ENABLED_BITS 32
+
+struct vsw_call_relay;
+
+struct vsw_vhost_port {
+	struct vsw_port base;
+	/* the device we serve, -1: none; writer: vhost thread under
+	 * reg_lock before `up` is set; readers: workers after, control */
+	int vid;
+	/* queue pairs we may use for tx (<= VSW_MAX_QUEUES); writer:
+	 * vhost thread at connect, control as rings appear; readers: workers */
+	uint16_t nr_qp;
+	/* queue pairs the guest has shown (rings enabled), up to 128;
+	 * writer: vhost thread; readers: control, workers (rx bound) */
+	uint16_t guest_qp;
+	/* the connection we serve (-1: none); a second one is refused at
+	 * connect; writer: the library's threads under map_lock */
+	int conn_vid;
+	/* guest RX vrings enabled, bit per queue pair; writer: vhost thread
+	 * (vring_state_changed) for conn_vid only, cleared when the guest
+	 * goes; readers: workers (a stale bit only sends to queue 0 or to a
+	 * ring that is about to close) */
+	uint32_t rx_enabled;
+	/* suppress guest kicks (kick-suppression); writer: control under
+	 * reg_lock; readers: vhost thread and control under reg_lock,
+	 * workers (adaptive, atomic) */
+	bool kicks_off;
+	/* vhost thread -> control: rings enabled since the last upkeep that
+	 * need the kick setting (bit per ring), and fresh duplicates of kick
+	 * eventfds to install (-1: none) */
+	uint64_t renotify_rings;
+	int kick_pending[VSW_MAX_QUEUES];
+	/* rings the kick setting was applied to (control/new_device under
+	 * reg_lock) */
+	uint64_t touched;
+	/* relays interrupts to the guest's call fds (vhost_guard.c) */
+	struct vsw_call_relay *call_relay;
+	unsigned int n_workers; /* the switch's, at create */
+	/* the switch's hooks: wait for a grace period; wake the control loop
+	 * (may be NULL) */
+	void (*quiesce)(void);
+	void (*wake)(void);
+	/* our duplicates of the guest TX rings' kick eventfds, -1 when none;
+	 * writer: vhost thread under reg_lock (closed only after a grace
+	 * period); readers: workers, control */
+	int kickfd[VSW_MAX_QUEUES];
+	/* per queue pair, written by workers (atomic adds) */
+	uint64_t calls[VSW_MAX_QUEUES];
+	uint64_t enqueues[VSW_MAX_QUEUES];
+	uint64_t enqueued[VSW_MAX_QUEUES];
+};
+
+static inline struct vsw_vhost_port *vhost_cast(struct vsw_port *p)
+{
+	return container_of(p, struct vsw_vhost_port, base);
+}
+
+/* Queue pairs we serve: the guest's, at most VSW_MAX_QUEUES. */
+static inline uint16_t vhost_served_qp(uint16_t guest_qp)
+{
+	if (guest_qp == 0)
+		return 1;
+	return guest_qp < VSW_MAX_QUEUES ? guest_qp : VSW_MAX_QUEUES;
+}
+
+/* vhost_map.c: the path -> port table and the kind's two locks. */
+
+/* Every port's vid and kick fds; see LOCK ORDER in vhost.c. Workers
+ * never take it. */
+extern pthread_mutex_t vsw_vhost_reg_lock;
+/* map_lock, a leaf: nothing is taken, called or waited for under it. */
+void vsw_vhost_map_lock(void);
+void vsw_vhost_map_unlock(void);
+/* The port of the socket behind @vid, or NULL; map_lock held. */
+struct vsw_vhost_port *vsw_vhost_map_find(int vid);
+/* Put @vp (NULL: none) in slot @id of the table. */
+void vsw_vhost_map_set(uint16_t id, struct vsw_vhost_port *vp);
+/* The port of @vid's socket (vhost thread; takes only map_lock). */
+struct vsw_vhost_port *vsw_vhost_port_of(int vid);
+
+/* vhost_guard.c */
+
+/* Put the message firewall in front of connection @vid. 0 or -errno. */
+int vsw_vhost_guard_attach(int vid);
+enum rte_vhost_msg_result vsw_vhost_guard(int vid, void *msg);
+
+/* A port's interrupt relay thread (see vhost_guard.c). */
+struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
+					     size_t errlen);
+void vsw_call_relay_reset(struct vsw_call_relay *r);
+void vsw_call_relay_destroy(struct vsw_call_relay *r);
+
+/* vhost_rxtx.c: the datapath ops and the control thread's drain. */
+
+uint16_t vsw_vhost_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
+		      uint16_t n);
+uint16_t vsw_vhost_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
+		      uint16_t n);
+uint64_t vsw_vhost_drain_unpolled(struct vsw_port *p, uint16_t from);
+/* The library's guest_notified callback: count one call on the queue
+ * pair the worker is enqueuing to. */
+void vsw_vhost_guest_notified(int vid);
+
+/* vhost_notify.c: guest kicks (fds, the kick setting) and the views. */
+
+/* Read the test hook VSW_TEST_UPKEEP_DELAY_US (lib_init). */
+void vsw_vhost_notify_init(void);
+/* A private non-blocking duplicate of guest TX ring @qp's kick fd, or
+ * -1; where that fd cannot change under us (see vhost_notify.c). */
+int vsw_vhost_dup_kickfd(int vid, uint16_t qp);
+/* Close the kick fds installed / not yet installed. */
+void vsw_vhost_drop_kickfds(struct vsw_vhost_port *vp);
+void vsw_vhost_drop_pending_kickfds(struct vsw_vhost_port *vp);
+/* Apply the port's kick setting to rings 0..@nr-1 of @vid; reg_lock. */
+void vsw_vhost_apply_kick_setting(struct vsw_vhost_port *vp, int vid,
+				  uint16_t nr);
+int vsw_vhost_rx_notify(struct vsw_port *p, uint16_t q, bool on);
+uint64_t vsw_vhost_rx_drain(struct vsw_port *p, uint16_t q, bool control);
+int vsw_vhost_queue_info(struct vsw_port *p, uint16_t q,
+			 struct vsw_queue_info *qi);
+void vsw_vhost_upkeep(struct vsw_port *p);
+void vsw_vhost_set_kick_suppression(struct vsw_port *p, bool on);
+
+#endif
