@@ -22,7 +22,9 @@
  * that worker serves.  So the guard hands the library an eventfd of vsw's
  * own instead (non-blocking, shared with nobody) and a relay thread per
  * port copies each interrupt to the guest's fd; if the guest blocks that
- * write, it blocks only its own relay.
+ * write, it blocks only its own relay, and a port delete or shutdown
+ * interrupts it (a signal, see vsw_call_relay_destroy) instead of
+ * waiting for the guest with the control lock held.
  *
  * Threads: the guard runs on the vhost-events thread, for some messages
  * with every virtqueue lock held: it takes only leaf locks (the relay's).
@@ -32,12 +34,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -217,6 +221,34 @@ static void *relay_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Stopping a relay whose write the guest keeps blocked: a signal whose
+ * handler does nothing, installed without SA_RESTART, sent to that thread
+ * alone, makes the write return EINTR; the relay then sees `stop`.
+ */
+static int relay_signal(void)
+{
+	return SIGRTMIN + 1;
+}
+
+static void relay_sig_noop(int sig)
+{
+	(void)sig;
+}
+
+static pthread_once_t relay_sig_once = PTHREAD_ONCE_INIT;
+
+static void relay_sig_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = relay_sig_noop;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: a blocked write returns EINTR */
+	sigaction(relay_signal(), &sa, NULL);
+}
+
 struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
 					     size_t errlen)
 {
@@ -226,6 +258,7 @@ struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
 
 	if (r == NULL)
 		goto fail;
+	pthread_once(&relay_sig_once, relay_sig_install);
 	snprintf(r->name, sizeof(r->name), "%s", port);
 	pthread_mutex_init(&r->lock, NULL);
 	for (unsigned int i = 0; i < GUARD_MAX_RINGS; i++)
@@ -273,7 +306,21 @@ void vsw_call_relay_destroy(struct vsw_call_relay *r)
 	vsw_call_relay_reset(r);
 	__atomic_store_n(&r->stop, true, __ATOMIC_RELEASE);
 	relay_poke(r);
-	pthread_join(r->thread, NULL);
+	/* a guest may keep the relay's write blocked: interrupt it until the
+	 * thread is gone (a signal may land just before the write) */
+	for (;;) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 20 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000 * 1000 * 1000;
+		}
+		if (pthread_timedjoin_np(r->thread, NULL, &ts) == 0)
+			break;
+		pthread_kill(r->thread, relay_signal());
+	}
 	relay_reap(r);
 	close(r->epfd);
 	close(r->ctl_fd);

@@ -1785,7 +1785,9 @@ static void s_call_full(struct report *r, uint64_t pipe_kind)
 	SENT(r,
 	     "running device whose vring 1 call fd is %s; 1 frame, then 4 "
 	     "more; drained after %d ms",
-	     pipe_kind ? "a full blocking pipe" : "an eventfd at its maximum",
+	     pipe_kind == 2 ? "a full blocking pipe, kept full that long"
+	     : pipe_kind    ? "a full blocking pipe"
+			    : "an eventfd at its maximum",
 	     opt.hold_ms);
 	guest_init(&d.g);
 	close_fd(&d.g.call[1]);
@@ -1793,6 +1795,9 @@ static void s_call_full(struct report *r, uint64_t pipe_kind)
 	if (dev_up_with(&d, r, false) == 0) {
 		u = tx_some(&d.g, 1, 1000);
 		before = u;
+		if (pipe_kind ==
+		    2) /* held: the backend's writer stays blocked */
+			usleep((useconds_t)opt.hold_ms * 1000);
 		u = tx_some(&d.g, 4, opt.hold_ms);
 		GOT(r, "first frame %s; %u of the 4 next consumed in %d ms",
 		    before == 1 ? "consumed" : "not consumed",
@@ -2413,6 +2418,7 @@ static const struct scenario scenarios[] = {
 	{"reply_flood", s_reply_flood, 0},
 	{"kick_blocking", s_kick_blocking, 0},
 	{"call_pipe_full", s_call_full, 1},
+	{"call_pipe_held", s_call_full, 2},
 	{"call_eventfd_full", s_call_full, 0},
 	{"fds_on_bad_index", s_idx_fds, 4096},
 	{"inflight_fd_leak", s_inflight_leak, 16},
@@ -2543,13 +2549,21 @@ int main(int argc, char **argv)
 				argv[i]);
 			return 2;
 		}
-	fd = sock_connect(opt.path);
+	/*
+	 * Who serves us (peer credentials): asked on the probe socket, a
+	 * port of its own when given, so that the backend, which takes one
+	 * frontend per port, is not still closing this connection when a
+	 * scenario connects to the attacked port.
+	 */
+	fd = sock_connect(opt.probe);
 	if (fd < 0) {
 		fprintf(stderr, "vhost_hostile: cannot connect to %s: %s\n",
-			opt.path, strerror(-fd));
+			opt.probe, strerror(-fd));
 		return 2;
 	}
 	setup(fd);
+	if (opt.probe == opt.path)
+		usleep(300 * 1000); /* the same port: let it see the close */
 	for (int i = first + 1; i <= argc; i++) {
 		bool all = i == argc ? first + 1 == argc
 				     : strcmp(argv[i], "all") == 0;
