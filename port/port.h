@@ -25,9 +25,10 @@
  *   2. port/kinds.c: one line in the table, &vsw_ring_port_kind (with
  *      its extern declaration next to the others);
  *   3. CMakeLists.txt: port/ring.c in the vsw_port library;
- *   4. config/: the enum value and the `type` string with its keys
- *      (vsw_config.h, config.c), which the descriptor repeats
- *      (unit_port_kinds checks that the two agree).
+ *   4. config/: the enum value (vsw_config.h), the `type` word and a
+ *      VSW_KEY_* bit for its keys in the key table (keys.c, vsw_keys.h),
+ *      whose key rows the descriptor's list repeats (unit_port_kinds
+ *      checks that the two agree).
  * The switch needs no change: it reaches the kind only through ops.
  */
 #ifndef VSW_PORT_H
