@@ -38,6 +38,7 @@
 
 #include "debug.h"
 #include "frame.h"
+#include "vlan.h"
 #include "vsw.h"
 
 #define DROPPED 0xff
@@ -155,7 +156,9 @@ static inline void append(struct vsw_worker *w, const struct vsw_dp *dp,
 
 /* The ports a frame from @in is flooded to: every up port but @in. */
 struct flood_set {
-	int16_t k; /* -1: not computed yet for this burst */
+	int16_t k;	 /* -1: not computed yet for this burst */
+	uint16_t v;	 /* with VLANs: the VLAN it was computed for */
+	int16_t n_untag; /* with VLANs: outs[0..n_untag) send v untagged */
 	uint16_t outs[VSW_MAX_PORTS];
 };
 
@@ -193,6 +196,63 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 		append(w, dp, fs->outs[i], m, now);
 }
 
+/*
+ * Give @m (one reference) to the @k ports @outs, as action @a makes it
+ * (vlan.h); a frame that cannot be tagged is dropped for each of them.
+ */
+static void vlan_give(struct vsw_worker *w, const struct vsw_dp *dp,
+		      const uint16_t *outs, int16_t k, struct rte_mbuf *m,
+		      enum vsw_vlan_act a, uint16_t v, uint64_t now)
+{
+	if (k <= 0 || m == NULL || !vsw_vlan_apply(m, a, v)) {
+		for (int16_t i = 0; i < k; i++)
+			w->ctrs[outs[i]].drops[VSW_DROP_VLAN_NO_ROOM]++;
+		rte_pktmbuf_free(m); /* (NULL-safe) */
+		return;
+	}
+	if (k > 1)
+		rte_pktmbuf_refcnt_update(m, (int16_t)(k - 1));
+	for (int16_t i = 0; i < k; i++)
+		append(w, dp, outs[i], m, now);
+}
+
+/*
+ * Flood @m of VLAN @v: to the VLAN's other up ports; those that send it
+ * untagged and those that send it tagged get one frame each (a copy when
+ * both are there).
+ */
+static void flood_vlan(struct vsw_worker *w, const struct vsw_dp *dp,
+		       uint16_t in, struct rte_mbuf *m, uint16_t v,
+		       uint64_t now, struct flood_set *fs)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	enum vsw_vlan_act au, at;
+	int16_t nu, nt;
+
+	if (fs->k < 0 || fs->v != v) {
+		fs->k = vsw_vlan_flood_set(dp, in, v, fs->outs, &fs->n_untag);
+		fs->v = v;
+	}
+	if (fs->k == 0) {
+		drop_pkt(&w->ctrs[in], VSW_DROP_NO_PORT, m);
+		return;
+	}
+	w->ctrs[in].flooded++;
+	w->ctrs[in].flood_copies += (uint64_t)fs->k;
+	nu = fs->n_untag;
+	nt = (int16_t)(fs->k - nu);
+	au = vsw_vlan_action(d, v, true);
+	at = vsw_vlan_action(d, v, false);
+	if (nu == 0 || nt == 0 || au == at) {
+		vlan_give(w, dp, fs->outs, fs->k, m, nu ? au : at, v, now);
+		return;
+	}
+	/* the copy first: vlan_give changes m */
+	vlan_give(w, dp, fs->outs + nu, nt,
+		  rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX), at, v, now);
+	vlan_give(w, dp, fs->outs, nu, m, au, v, now);
+}
+
 /* Is the source MAC of @key one the port may use? (allowed-macs set) */
 static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
 {
@@ -221,6 +281,7 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 	const struct vsw_dp_port *ip = &dp->pp[in];
 	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX], srcs[VSW_BURST_MAX];
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
+	uint16_t vid[VSW_BURST_MAX]; /* with VLANs: each frame's VLAN */
 	uint64_t last_src = 0, last_dst = 0;
 	unsigned int nu = 0, ns = 0;
 	struct flood_set fs;
@@ -254,6 +315,17 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			cls[i] = DROPPED;
 			continue;
 		}
+		if (dp->vlans) {
+			int r = vsw_vlan_in(
+				dp, in, rte_pktmbuf_mtod(m, const uint8_t *),
+				m->data_len, &f, &vid[i]);
+
+			if (r >= 0) {
+				drop_pkt(ic, (enum vsw_drop_reason)r, m);
+				cls[i] = DROPPED;
+				continue;
+			}
+		}
 		if (f.src_key != last_src) {
 			srcs[ns++] = f.src_key;
 			last_src = f.src_key;
@@ -281,18 +353,32 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 
 		if (cls[i] == DROPPED)
 			continue;
-		if (cls[i] != VSW_FRAME_UNICAST || vals[uidx[i]] == 0) {
-			flood(w, dp, in, m, now, &fs);
-			continue;
-		}
-		out = vsw_fdb_val_port(vals[uidx[i]]);
+		out = cls[i] == VSW_FRAME_UNICAST && vals[uidx[i]] != 0
+			      ? vsw_fdb_val_port(vals[uidx[i]])
+			      : VSW_FDB_PORT_NONE;
 		if (out == in) {
 			drop_pkt(ic, VSW_DROP_HAIRPIN, m);
-		} else if (out >= VSW_MAX_PORTS || dp->ports[out] == NULL) {
-			flood(w, dp, in, m, now, &fs); /* stale: port removed */
+		} else if (out >= VSW_MAX_PORTS || dp->ports[out] == NULL ||
+			   (dp->vlans &&
+			    !(dp->vlan_ports[vid[i]] >> out & 1))) {
+			/* unknown, or stale: port removed, VLAN changed */
+			if (dp->vlans)
+				flood_vlan(w, dp, in, m, vid[i], now, &fs);
+			else
+				flood(w, dp, in, m, now, &fs);
 		} else {
 			ic->unicast++;
-			append(w, dp, out, m, now);
+			if (dp->vlans)
+				vlan_give(
+					w, dp, &out, 1, m,
+					vsw_vlan_action(
+						rte_pktmbuf_mtod(m, uint8_t *),
+						vid[i],
+						dp->pp[out].untag_vid ==
+							vid[i]),
+					vid[i], now);
+			else
+				append(w, dp, out, m, now);
 		}
 	}
 }

@@ -312,7 +312,8 @@ static void test_unknown_keys(void)
 	CHECK(load_fails(PORT0 "queue = 2\n",
 			 "[port vm0] queue = \"2\": expected a port key (type, "
 			 "path, mode, devargs, queues, rxq, txq, lcores, "
-			 "mtu, max-macs, allowed-macs)"));
+			 "mtu, max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
 }
 
 static void test_keys_wrong_type(void)
@@ -320,19 +321,24 @@ static void test_keys_wrong_type(void)
 	CHECK(load_fails(PORT0 "devargs = net_null0\n",
 			 "[port vm0] devargs = \"net_null0\": expected a "
 			 "vhost-user port key (type, path, mode, queues, "
-			 "lcores, mtu, max-macs, allowed-macs)"));
-	CHECK(load_fails(PORT0 "txq = 1\n", "[port vm0] txq = \"1\": expected "
-					    "a vhost-user port key (type, "
-					    "path, mode, queues, lcores, mtu, "
-					    "max-macs, allowed-macs)"));
+			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
+	CHECK(load_fails(PORT0 "txq = 1\n",
+			 "[port vm0] txq = \"1\": expected "
+			 "a vhost-user port key (type, "
+			 "path, mode, queues, lcores, mtu, "
+			 "max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
 	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
 			 "[port e0] path = \"/x.sock\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs)"));
+			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
 	CHECK(load_fails("[port e0]\ntype = ethdev\nmode = server\n",
 			 "[port e0] mode = \"server\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs)"));
+			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
 }
 
 static void test_non_numeric(void)
@@ -938,7 +944,8 @@ static void test_key_table(void)
 	CHECK(memcmp(&cfg.sw, &dflt, sizeof(dflt)) == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_PORT,
 				   VSW_KEY_ANY, 1),
-		     "mtu, max-macs, allowed-macs") == 0);
+		     "mtu, max-macs, allowed-macs, vlan-mode, tag, trunks") ==
+	      0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
 		     "run-dir, fdb-size, mbufs, control, port-add-drivers, "
 		     "socket-mode, socket-group") == 0);
@@ -949,7 +956,7 @@ static void test_key_table(void)
 				      NULL, &pc, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "expected a port key (type, path, mode, devargs, "
 			  "queues, rxq, txq, lcores, mtu, max-macs, "
-			  "allowed-macs)") != NULL);
+			  "allowed-macs, vlan-mode, tag, trunks)") != NULL);
 	CHECK(vsw_config_switch_key_fixed("mbufs") &&
 	      !vsw_config_switch_key_fixed("burst") &&
 	      !vsw_config_switch_key_fixed("nope"));
