@@ -19,6 +19,12 @@
  * blocking the frames queued behind it.  A flooded frame gets one
  * reference per copy on every segment (a chain shares its tail too).
  *
+ * With VLANs in the table (datapath/vlan.h) each frame also gets its VLAN
+ * where it enters (or is dropped: vlan_*), learns and looks up in it, is
+ * flooded to that VLAN's ports only, and leaves tagged or untagged as the
+ * output wants (one copy more when a flood needs both forms); without
+ * them the path is the plain one, frames untouched.
+ *
  * When the table changes, the worker first flushes everything it buffered
  * through the old table (valid for one more iteration: the table rule in
  * table.h), so a removed port or a moved rx queue leaves nothing behind and
