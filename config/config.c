@@ -424,6 +424,15 @@ static bool parse_vlan_id(const struct vsw_key *k, const char *s, size_t len,
 	       parse_uint(item, k->min, k->max, v) == 0;
 }
 
+static int bad_vlans(const struct pctx *c, const struct vsw_key *k,
+		     const char *value)
+{
+	return bad_value(c, k->name, value,
+			 "\"all\", or VLAN ids %u..%u and ranges LOW-HIGH "
+			 "separated by commas (e.g. 10,20-30)",
+			 k->min, k->max);
+}
+
 /*
  * trunks: "all" or "" (every VLAN), or VLAN ids and ranges "10,20-30"
  * separated by commas or spaces, into vsw_port_conf's trunks bitmap.
@@ -436,6 +445,7 @@ static int kind_vlans(const struct pctx *c, const struct vsw_key *k,
 			 offsetof(struct vsw_port_conf, trunks));
 	uint64_t set[VSW_VLAN_WORDS] = {0};
 	const char *p = value;
+	unsigned int n = 0;
 	char all[4];
 
 	if (copy_trimmed(all, sizeof(all), value, strlen(value)) &&
@@ -465,15 +475,14 @@ static int kind_vlans(const struct pctx *c, const struct vsw_key *k,
 			     lo <= hi;
 		}
 		if (!ok)
-			return bad_value(c, k->name, value,
-					 "\"all\", or VLAN ids %u..%u and "
-					 "ranges LOW-HIGH separated by commas "
-					 "(e.g. 10,20-30)",
-					 k->min, k->max);
+			return bad_vlans(c, k, value);
 		for (unsigned int v = lo; v <= hi; v++)
 			set[v / 64] |= 1ull << (v % 64);
+		n++;
 		p += len;
 	}
+	if (n == 0) /* only separators */
+		return bad_vlans(c, k, value);
 	pc->trunks_set = true;
 	memcpy(pc->trunks, set, sizeof(set));
 	return 0;

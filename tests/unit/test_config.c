@@ -809,6 +809,8 @@ static void test_vlan_keys(void)
 	CHECK(load(PORT0 "trunks = 30-20\n", &path) < 0);
 	CHECK(load(PORT0 "trunks = 1-\n", &path) < 0);
 	CHECK(load(PORT0 "trunks = x\n", &path) < 0);
+	CHECK(load(PORT0 "trunks = ,\n", &path) < 0);
+	CHECK(load(PORT0 "trunks = 1-2-3\n", &path) < 0);
 	CHECK(load(PORT0 "vlan-mode = tagged\n", &path) < 0);
 	CHECK(load_fails(PORT0 "vlan-mode = access\n",
 			 "[port vm0] vlan-mode = \"access\": expected a tag = "
