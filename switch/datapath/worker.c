@@ -259,6 +259,21 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_dp *dp,
 	vlan_give(w, dp, fs->outs, nu, m, au, v, now);
 }
 
+/* Known unicast @m of VLAN @v to @out, tagged or not as @out wants. */
+static inline void vlan_unicast(struct vsw_worker *w, const struct vsw_dp *dp,
+				uint16_t out, struct rte_mbuf *m, uint16_t v,
+				uint64_t now)
+{
+	enum vsw_vlan_act a =
+		vsw_vlan_action(rte_pktmbuf_mtod(m, const uint8_t *), v,
+				dp->pp[out].untag_vid == v);
+
+	if (likely(a == VSW_VLAN_KEEP))
+		append(w, dp, out, m, now);
+	else
+		vlan_give(w, dp, &out, 1, m, a, v, now);
+}
+
 /* Is the source MAC of @key one the port may use? (allowed-macs set) */
 static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
 {
@@ -277,11 +292,14 @@ static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
  * sources and unicast destinations (a run of one address counts once),
  * then learn the sources and look up the destinations in bulk (every
  * bucket prefetched before the first probe, so the misses of a large FDB
- * overlap), then append each packet to its output buffer(s).
+ * overlap), then append each packet to its output buffer(s).  Compiled
+ * twice, with and without VLANs (@vlans a constant), so that a table
+ * without them runs the plain path with no VLAN test at all.
  */
-static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
-			  uint16_t in, struct rte_mbuf **pkts, uint16_t n,
-			  uint32_t now_s, uint64_t now)
+static inline __attribute__((always_inline)) void
+forward_burst_t(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
+		struct rte_mbuf **pkts, uint16_t n, uint32_t now_s,
+		uint64_t now, const bool vlans)
 {
 	struct vsw_port_ctrs *ic = &w->ctrs[in];
 	const struct vsw_dp_port *ip = &dp->pp[in];
@@ -321,7 +339,7 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			cls[i] = DROPPED;
 			continue;
 		}
-		if (dp->vlans) {
+		if (vlans) {
 			int r = vsw_vlan_in(
 				dp, in, rte_pktmbuf_mtod(m, const uint8_t *),
 				m->data_len, &f, &vid[i]);
@@ -359,34 +377,46 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 
 		if (cls[i] == DROPPED)
 			continue;
-		out = cls[i] == VSW_FRAME_UNICAST && vals[uidx[i]] != 0
-			      ? vsw_fdb_val_port(vals[uidx[i]])
-			      : VSW_FDB_PORT_NONE;
+		if (cls[i] != VSW_FRAME_UNICAST || vals[uidx[i]] == 0) {
+			if (vlans)
+				flood_vlan(w, dp, in, m, vid[i], now, &fs);
+			else
+				flood(w, dp, in, m, now, &fs);
+			continue;
+		}
+		out = vsw_fdb_val_port(vals[uidx[i]]);
 		if (out == in) {
 			drop_pkt(ic, VSW_DROP_HAIRPIN, m);
 		} else if (out >= VSW_MAX_PORTS || dp->ports[out] == NULL ||
-			   (dp->vlans &&
-			    !(dp->vlan_ports[vid[i]] >> out & 1))) {
-			/* unknown, or stale: port removed, VLAN changed */
-			if (dp->vlans)
+			   (vlans && !(dp->vlan_ports[vid[i]] >> out & 1))) {
+			/* stale: port removed, or no longer in the VLAN */
+			if (vlans)
 				flood_vlan(w, dp, in, m, vid[i], now, &fs);
 			else
 				flood(w, dp, in, m, now, &fs);
 		} else {
 			ic->unicast++;
-			if (dp->vlans)
-				vlan_give(
-					w, dp, &out, 1, m,
-					vsw_vlan_action(
-						rte_pktmbuf_mtod(m, uint8_t *),
-						vid[i],
-						dp->pp[out].untag_vid ==
-							vid[i]),
-					vid[i], now);
+			if (vlans)
+				vlan_unicast(w, dp, out, m, vid[i], now);
 			else
 				append(w, dp, out, m, now);
 		}
 	}
+}
+
+static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
+			  uint16_t in, struct rte_mbuf **pkts, uint16_t n,
+			  uint32_t now_s, uint64_t now)
+{
+	forward_burst_t(w, dp, in, pkts, n, now_s, now, false);
+}
+
+static __attribute__((noinline)) void
+forward_burst_vlans(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
+		    struct rte_mbuf **pkts, uint16_t n, uint32_t now_s,
+		    uint64_t now)
+{
+	forward_burst_t(w, dp, in, pkts, n, now_s, now, true);
 }
 
 /* Flush every buffer (@all) or those whose oldest packet is due. */
@@ -422,7 +452,10 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
 		n = p->ops->rx(p, r->q, pkts, dp->par.burst);
 		if (n == 0)
 			continue;
-		forward_burst(w, dp, r->port, pkts, n, now_s, t0);
+		if (dp->vlans)
+			forward_burst_vlans(w, dp, r->port, pkts, n, now_s, t0);
+		else
+			forward_burst(w, dp, r->port, pkts, n, now_s, t0);
 		t1 = rte_rdtsc();
 		w->rxq[r->port][r->q].packets += n;
 		w->rxq[r->port][r->q].cycles += t1 - t0;
