@@ -19,11 +19,9 @@
  * blocking the frames queued behind it.  A flooded frame gets one
  * reference per copy on every segment (a chain shares its tail too).
  *
- * With VLANs in the table (datapath/vlan.h) each frame also gets its VLAN
- * where it enters (or is dropped: vlan_*), learns and looks up in it, is
- * flooded to that VLAN's ports only, and leaves tagged or untagged as the
- * output wants (one copy more when a flood needs both forms); without
- * them the path is the plain one, frames untouched.
+ * With VLANs (datapath/vlan.h) a frame gets its VLAN where it enters (or
+ * a vlan_* drop), is learned, looked up and flooded in it and leaves tagged
+ * or not as each output wants; without them frames are never touched.
  *
  * When the table changes, the worker first flushes everything it buffered
  * through the old table (valid for one more iteration: the table rule in
@@ -206,9 +204,10 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
  * Give @m (one reference) to the @k ports @outs, as action @a makes it
  * (vlan.h); a frame that cannot be tagged is dropped for each of them.
  */
-static void vlan_give(struct vsw_worker *w, const struct vsw_dp *dp,
-		      const uint16_t *outs, int16_t k, struct rte_mbuf *m,
-		      enum vsw_vlan_act a, uint16_t v, uint64_t now)
+static inline void vlan_give(struct vsw_worker *w, const struct vsw_dp *dp,
+			     const uint16_t *outs, int16_t k,
+			     struct rte_mbuf *m, enum vsw_vlan_act a,
+			     uint16_t v, uint64_t now)
 {
 	if (k <= 0 || m == NULL || !vsw_vlan_apply(m, a, v)) {
 		for (int16_t i = 0; i < k; i++)
@@ -257,21 +256,6 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_dp *dp,
 	vlan_give(w, dp, fs->outs + nu, nt,
 		  rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX), at, v, now);
 	vlan_give(w, dp, fs->outs, nu, m, au, v, now);
-}
-
-/* Known unicast @m of VLAN @v to @out, tagged or not as @out wants. */
-static inline void vlan_unicast(struct vsw_worker *w, const struct vsw_dp *dp,
-				uint16_t out, struct rte_mbuf *m, uint16_t v,
-				uint64_t now)
-{
-	enum vsw_vlan_act a =
-		vsw_vlan_action(rte_pktmbuf_mtod(m, const uint8_t *), v,
-				dp->pp[out].untag_vid == v);
-
-	if (likely(a == VSW_VLAN_KEEP))
-		append(w, dp, out, m, now);
-	else
-		vlan_give(w, dp, &out, 1, m, a, v, now);
 }
 
 /* Is the source MAC of @key one the port may use? (allowed-macs set) */
@@ -396,19 +380,19 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 				flood(w, dp, in, m, now, &fs);
 		} else {
 			ic->unicast++;
-			if (vlans)
-				vlan_unicast(w, dp, out, m, vid[i], now);
+			if (vlans) /* tagged or not as @out wants */
+				vlan_give(
+					w, dp, &out, 1, m,
+					vsw_vlan_action(
+						rte_pktmbuf_mtod(m, uint8_t *),
+						vid[i],
+						dp->pp[out].untag_vid ==
+							vid[i]),
+					vid[i], now);
 			else
 				append(w, dp, out, m, now);
 		}
 	}
-}
-
-static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
-			  uint16_t in, struct rte_mbuf **pkts, uint16_t n,
-			  uint32_t now_s, uint64_t now)
-{
-	forward_burst_t(w, dp, in, pkts, n, now_s, now, false);
 }
 
 static __attribute__((noinline)) void
@@ -455,7 +439,8 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
 		if (dp->vlans)
 			forward_burst_vlans(w, dp, r->port, pkts, n, now_s, t0);
 		else
-			forward_burst(w, dp, r->port, pkts, n, now_s, t0);
+			forward_burst_t(w, dp, r->port, pkts, n, now_s, t0,
+					false);
 		t1 = rte_rdtsc();
 		w->rxq[r->port][r->q].packets += n;
 		w->rxq[r->port][r->q].cycles += t1 - t0;
