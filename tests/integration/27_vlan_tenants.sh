@@ -44,9 +44,10 @@ bg "$T/sniff.log" "$T/sniff.log" ip netns exec "$NS" "$PY" "$FR" sniff "${DEV}p"
 wait_for 60 "sniffer in $NS" test -e "$T/ready-up"
 
 A1=02:00:00:00:a1:01 A2=02:00:00:00:a2:01 B1=02:00:00:00:b1:01
-start_guest a2 "$(virtio "$RUN/a2.sock")" -- --src-mac "$A2" --rx-only --duration 25
-start_guest b1 "$(virtio "$RUN/b1.sock")" -- --src-mac "$B1" --rx-only --duration 25
+# one after the other: each takes hugepages (mem_args) when enough are free
+start_guest a2 "$(virtio "$RUN/a2.sock")" -- --src-mac "$A2" --rx-only --duration 30
 wait_for 60 "a2 up" port_is a2 up
+start_guest b1 "$(virtio "$RUN/b1.sock")" -- --src-mac "$B1" --rx-only --duration 25
 wait_for 60 "b1 up" port_is b1 up
 
 note "uplink -> tenants: 50 frames each in VLANs 100, 200 and 300"
