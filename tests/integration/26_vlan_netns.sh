@@ -151,6 +151,12 @@ expect t m15 q20p0
 none m14 a
 none m15 a
 
+# a list with commas through vswctl, and a refused combination
+ctl port-set t trunks=10,20-21 || fail "port-set t trunks=10,20-21"
+[ "$(port_ctr t trunks)" = 10,20-21 ] || fail "t's trunks: $(port_ctr t trunks)"
+! ctl port-set t tag=5 2>"$T/refused" || fail "tag=5 on a trunk was taken"
+grep -q 'expected 0 on a trunk port' "$T/refused" || fail "refusal: $(cat "$T/refused")"
+
 sleep 2 # the last frames that should not arrive have had their chance
 for e in "${NONE[@]}"; do
 	m=${e%%:*}
