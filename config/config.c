@@ -15,6 +15,7 @@
  *   FILE: cannot read: REASON
  * On error the config is reset to vsw_config_init() and -errno returned.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -414,6 +415,75 @@ static int kind_macs(const struct pctx *c, const struct vsw_key *k,
 	return 0;
 }
 
+/*
+ * One "ADDR" or "ADDR/LEN" (IPv4 or IPv6) of @len characters into @ip;
+ * host bits of a prefix are cleared.
+ */
+static bool parse_ip(const char *s, size_t len, struct vsw_ip_prefix *ip)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	const char *slash;
+	unsigned int max, plen;
+
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	slash = strchr(buf, '/');
+	if (slash != NULL)
+		buf[slash - buf] = '\0';
+	memset(ip, 0, sizeof(*ip));
+	if (inet_pton(AF_INET, buf, ip->addr) == 1)
+		ip->family = 4, max = 32;
+	else if (inet_pton(AF_INET6, buf, ip->addr) == 1)
+		ip->family = 6, max = 128;
+	else
+		return false;
+	plen = max;
+	if (slash != NULL && (slash[1] == '\0' || strlen(slash + 1) > 3 ||
+			      parse_uint(slash + 1, 0, max, &plen) < 0))
+		return false;
+	ip->plen = (uint8_t)plen;
+	for (unsigned int b = plen; b < max; b++)
+		ip->addr[b / 8] &= (uint8_t) ~(0x80u >> (b % 8));
+	return true;
+}
+
+/* "any" or "", or up to max addresses or prefixes separated by spaces. */
+static int kind_ips(const struct pctx *c, const struct vsw_key *k,
+		    const char *value, void *field)
+{
+	struct vsw_port_conf *pc =
+		(void *)((char *)field - offsetof(struct vsw_port_conf, ips));
+	const char *p = value;
+	unsigned int n = 0;
+
+	if (strcmp(value, "any") == 0) {
+		pc->n_ips = 0;
+		return 0;
+	}
+	for (;;) {
+		size_t len;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		len = strcspn(p, " ");
+		if (n == k->max || n == ARRAY_SIZE(pc->ips) ||
+		    !parse_ip(p, len, &pc->ips[n]))
+			return bad_value(c, k->name, value,
+					 "\"any\" or %u..%u IPv4 or IPv6 "
+					 "addresses or prefixes (ADDR/LEN) "
+					 "separated by spaces",
+					 k->min, k->max);
+		n++;
+		p += len;
+	}
+	pc->n_ips = n;
+	return 0;
+}
+
 typedef int kind_fn(const struct pctx *c, const struct vsw_key *k,
 		    const char *value, void *field);
 
@@ -421,7 +491,7 @@ static kind_fn *const kind_parse[] = {
 	[VSW_KIND_UINT] = kind_uint,   [VSW_KIND_CHOICE] = kind_choice,
 	[VSW_KIND_PATH] = kind_path,   [VSW_KIND_STRING] = kind_string,
 	[VSW_KIND_OCTAL] = kind_octal, [VSW_KIND_LCORES] = kind_lcores,
-	[VSW_KIND_MACS] = kind_macs,
+	[VSW_KIND_MACS] = kind_macs,   [VSW_KIND_IPS] = kind_ips,
 };
 
 /* Parse @value of key @k into its field of @conf (switch or port conf). */
@@ -1246,6 +1316,19 @@ void vsw_config_allowed_str(const struct vsw_port_conf *pc, char *buf,
 			buf + off, len - off, "%s%02x:%02x:%02x:%02x:%02x:%02x",
 			i ? " " : "", m[0], m[1], m[2], m[3], m[4], m[5]);
 	}
+}
+
+void vsw_config_ip_str(const struct vsw_ip_prefix *ip, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (inet_ntop(ip->family == 4 ? AF_INET : AF_INET6, ip->addr, a,
+		      sizeof(a)) == NULL)
+		snprintf(a, sizeof(a), "?");
+	if (ip->plen == (ip->family == 4 ? 32 : 128))
+		snprintf(buf, len, "%s", a);
+	else
+		snprintf(buf, len, "%s/%u", a, ip->plen);
 }
 
 bool vsw_config_switch_key_fixed(const char *key)

@@ -170,6 +170,26 @@ const struct vsw_key vsw_keys[] = {
 	 .type = "any, or MACs separated by spaces", .dflt = "any",
 	 .help = "Source MACs the port may send from; frames from others are "
 		 "dropped."},
+	{"allowed-ips", PT(ips), .kind = VSW_KIND_IPS, .min = 1,
+	 .max = VSW_MAX_ALLOWED_IPS, .ports = VSW_KEY_ANY, .runtime = true,
+	 .type = "any, or IPs / prefixes separated by spaces", .dflt = "any",
+	 .help = "Source IPs (and ARP/ND addresses) the port may use; see "
+		 "docs/security.md."},
+	{"storm-broadcast-pps", PT(storm_bcast_pps), .max = VSW_STORM_PPS_MAX,
+	 .note = " (0 = no limit)", .ports = VSW_KEY_ANY, .runtime = true,
+	 .dflt = "0",
+	 .help = "Broadcast frames per second the port may send; the rest is "
+		 "dropped (storm_broadcast)."},
+	{"storm-multicast-pps", PT(storm_mcast_pps), .max = VSW_STORM_PPS_MAX,
+	 .note = " (0 = no limit)", .ports = VSW_KEY_ANY, .runtime = true,
+	 .dflt = "0",
+	 .help = "Multicast frames per second the port may send (storm "
+		 "control)."},
+	{"storm-unknown-pps", PT(storm_unknown_pps), .max = VSW_STORM_PPS_MAX,
+	 .note = " (0 = no limit)", .ports = VSW_KEY_ANY, .runtime = true,
+	 .dflt = "0",
+	 .help = "Unicast frames to unlearned MACs per second the port may "
+		 "send (storm control)."},
 };
 
 const size_t vsw_n_keys = sizeof(vsw_keys) / sizeof(vsw_keys[0]);
@@ -298,6 +318,9 @@ static void range_str(const struct vsw_key *k, char *b, size_t len)
 	case VSW_KIND_MACS:
 		snprintf(b, len, "%u..%u unicast MACs", k->min, k->max);
 		break;
+	case VSW_KIND_IPS:
+		snprintf(b, len, "%u..%u entries", k->min, k->max);
+		break;
 	}
 }
 
@@ -311,6 +334,7 @@ static void type_str(const struct vsw_key *k, bool md, char *b, size_t len)
 		[VSW_KIND_OCTAL] = "octal",
 		[VSW_KIND_LCORES] = "lcore ids",
 		[VSW_KIND_MACS] = "MACs",
+		[VSW_KIND_IPS] = "IPs",
 	};
 
 	b[0] = '\0';

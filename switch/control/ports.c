@@ -162,10 +162,10 @@ int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
 }
 
 /*
- * Change a port's runtime settings (max-macs, mtu, allowed-macs): the new
- * limits reach the workers with the next table; learned entries of a port
- * whose allowed MACs changed are flushed (they may name a MAC it may no
- * longer use).
+ * Change a port's runtime settings (max-macs, mtu, allowed-macs,
+ * allowed-ips, storm-*-pps): the new limits reach the workers with the
+ * next table; learned entries of a port whose allowed MACs changed are
+ * flushed (they may name a MAC it may no longer use).
  */
 int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
 		     const char *kvlist, char *err, size_t errlen)

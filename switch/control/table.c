@@ -3,8 +3,8 @@
  * The datapath table and its publication.
  *
  * Control builds a complete new table (ports by id, flood list, the rx
- * queues of every worker, the worker parameters, each port's frame limits
- * and allowed MACs), publishes it with a release store and waits two grace
+ * queues of every worker, the worker parameters, each port's frame limits,
+ * allowed MACs and IPs and storm limits), publishes it with a release store and waits two grace
  * periods (the table rule in datapath/table.h): after the first every worker has
  * seen the new pointer; after the second every worker has finished the
  * iteration that flushed what it buffered under the old table through the
@@ -23,6 +23,8 @@
 #include <rte_malloc.h>
 
 #include "debug.h"
+#include "frame.h"
+#include "portsec.h"
 #include "control.h"
 #include "vsw.h"
 
@@ -105,6 +107,40 @@ static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
 	return 0;
 }
 
+/*
+ * Storm limits: each worker that polls some rx queue of a port gets an
+ * equal share of its limits (the buckets are the workers' own), so the
+ * port never sends more than a limit in all.
+ */
+static void fill_storm(struct vsw_dp *dp, const struct vsw_switch *sw)
+{
+	uint64_t hz = rte_get_tsc_hz();
+
+	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
+		const struct vsw_port *p = sw->ports[id];
+		struct vsw_dp_port *pp = &dp->pp[id];
+		unsigned int share = 0;
+
+		if (p == NULL)
+			continue;
+		for (unsigned int w = 0; w < sw->n_workers; w++)
+			for (uint16_t i = 0; i < dp->wk[w].n; i++)
+				if (dp->wk[w].rxq[i].port == id) {
+					share++;
+					break;
+				}
+		pp->storm_cls[VSW_FRAME_UNICAST] =
+			vsw_storm_params(p->conf.storm_unknown_pps, share, hz);
+		pp->storm_cls[VSW_FRAME_BROADCAST] =
+			vsw_storm_params(p->conf.storm_bcast_pps, share, hz);
+		pp->storm_cls[VSW_FRAME_MULTICAST] =
+			vsw_storm_params(p->conf.storm_mcast_pps, share, hz);
+		pp->storm = p->conf.storm_unknown_pps != 0 ||
+			    p->conf.storm_bcast_pps != 0 ||
+			    p->conf.storm_mcast_pps != 0;
+	}
+}
+
 /* Frame limits and allowed MACs of every port; fast_len fits them all. */
 static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
 {
@@ -124,6 +160,7 @@ static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
 		for (unsigned int i = 0; i < p->conf.n_allowed; i++)
 			pp->allowed[i] = vsw_fdb_key(p->conf.allowed[i], 0) &
 					 VSW_FDB_MAC_MASK;
+		vsw_portsec_fill_ips(pp, &p->conf);
 		if (pp->max_frame < dp->fast_len)
 			dp->fast_len = pp->max_frame;
 		if (!pp->tx_chains && room < dp->fast_len)
@@ -171,6 +208,7 @@ int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen)
 		rte_free(dp);
 		return rc;
 	}
+	fill_storm(dp, sw);
 	old = sw->dp;
 	__atomic_store_n(&sw->dp, dp, __ATOMIC_RELEASE);
 	if (old != NULL) {

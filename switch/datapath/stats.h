@@ -22,6 +22,20 @@
 	X(OVERSIZE, oversize, rx, "longer than the ingress port's mtu + 18")   \
 	X(SRC_NOT_ALLOWED, src_not_allowed, rx,                                \
 	  "source MAC not in the port's allowed-macs")                         \
+	X(SRC_IP_NOT_ALLOWED, src_ip_not_allowed, rx,                          \
+	  "IPv4/IPv6 source not in the port's allowed-ips (or the header "     \
+	  "cut short)")                                                        \
+	X(ARP_SPOOF, arp_spoof, rx,                                            \
+	  "ARP sender IP not in allowed-ips, or sender MAC not the frame's "   \
+	  "source (allowed-macs set)")                                         \
+	X(ND_SPOOF, nd_spoof, rx,                                              \
+	  "IPv6 neighbour advertisement for a target not in allowed-ips")      \
+	X(STORM_BROADCAST, storm_broadcast, rx,                                \
+	  "broadcast over the port's storm-broadcast-pps")                     \
+	X(STORM_MULTICAST, storm_multicast, rx,                                \
+	  "multicast over the port's storm-multicast-pps")                     \
+	X(STORM_UNKNOWN, storm_unknown, rx,                                    \
+	  "unicast to an unlearned MAC over the port's storm-unknown-pps")     \
 	X(HAIRPIN, hairpin, rx, "destination learned on the ingress port")     \
 	X(NO_PORT, no_port, rx, "flood with no other port up")                 \
 	X(UNPOLLED, unpolled, rx,                                              \

@@ -13,7 +13,10 @@
  *
  * Frames are checked where they enter and leave: longer than the ingress
  * port's mtu + 18, or from a source MAC the port may not use, they are
- * dropped at once (oversize, src_not_allowed); a copy for an output whose
+ * dropped at once (oversize, src_not_allowed), and so are frames from a
+ * port with allowed-ips that break its rules (portsec.h); a flood over
+ * the port's storm limit is dropped after the lookup that makes it one
+ * (storm_*); a copy for an output whose
  * mtu, guest buffers or lack of chained-mbuf support cannot take it is
  * dropped for that output alone (too_big), never truncated and never
  * blocking the frames queued behind it.  A flooded frame gets one
@@ -204,6 +207,39 @@ static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
 	return false;
 }
 
+/* Is the port with allowed-ips allowed to send @m?  Drops it if not. */
+static bool ips_drop(struct vsw_port_ctrs *ic, const struct vsw_dp_port *ip,
+		     struct rte_mbuf *m)
+{
+	enum vsw_drop_reason r = vsw_portsec_check(
+		ip, rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
+
+	if (likely(r == VSW_DROP_MAX))
+		return false;
+	drop_pkt(ic, r, m);
+	return true;
+}
+
+_Static_assert(VSW_FRAME_UNICAST == 0 && VSW_FRAME_BROADCAST == 1 &&
+		       VSW_FRAME_MULTICAST == 2,
+	       "storm_cls[] and storm[][] are indexed by frame class");
+
+/* Storm control: is the flood @m of class @cls over its port's limit? */
+static bool storm_drop(struct vsw_worker *w, const struct vsw_dp_port *ip,
+		       uint16_t in, uint8_t cls, struct rte_mbuf *m,
+		       uint64_t now)
+{
+	static const enum vsw_drop_reason why[3] = {VSW_DROP_STORM_UNKNOWN,
+						    VSW_DROP_STORM_BROADCAST,
+						    VSW_DROP_STORM_MULTICAST};
+	const struct vsw_dp_storm *s = &ip->storm_cls[cls];
+
+	if (s->cost == 0 || vsw_storm_take(&w->storm[in][cls], s, now))
+		return false;
+	drop_pkt(&w->ctrs[in], why[cls], m);
+	return true;
+}
+
 /*
  * Forward one received burst.  This is the per-packet hot path, kept in one
  * function so that the three passes (parse+learn, bulk lookup, output) share
@@ -254,6 +290,10 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			cls[i] = DROPPED;
 			continue;
 		}
+		if (unlikely(ip->check_ips) && ips_drop(ic, ip, m)) {
+			cls[i] = DROPPED;
+			continue;
+		}
 		if (f.src_key != last_src) {
 			srcs[ns++] = f.src_key;
 			last_src = f.src_key;
@@ -282,7 +322,9 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 		if (cls[i] == DROPPED)
 			continue;
 		if (cls[i] != VSW_FRAME_UNICAST || vals[uidx[i]] == 0) {
-			flood(w, dp, in, m, now, &fs);
+			if (!(unlikely(ip->storm) &&
+			      storm_drop(w, ip, in, cls[i], m, now)))
+				flood(w, dp, in, m, now, &fs);
 			continue;
 		}
 		out = vsw_fdb_val_port(vals[uidx[i]]);

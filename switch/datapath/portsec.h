@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Port security the worker applies to what a port sends (docs/security.md):
+ * allowed-ips, the IPv4/IPv6 source check with the ARP and neighbour
+ * discovery rules OpenStack port security expresses, and storm control,
+ * a token bucket per class of flooded frames.  (allowed-macs and max-macs
+ * live in worker.c and the FDB.)  Plain inline code on a byte pointer and
+ * a length, so tests/unit/test_datapath.c checks every rule; only ports
+ * with a key set pay anything (one flag in struct vsw_dp_port each).
+ *
+ * allowed-ips, on a frame after up to two VLAN tags (0x8100, 0x88a8):
+ *   IPv4   source in the list; or 0.0.0.0 from UDP port 68 to 67 (a DHCP
+ *          client without an address yet).
+ *   ARP    Ethernet/IPv4 only; sender IP in the list or 0.0.0.0 (an
+ *          RFC 5227 probe); with allowed-macs set, the sender MAC must be
+ *          the frame's source MAC.
+ *   IPv6   source in the list; or the link-local address the frame's
+ *          source MAC gives (fe80::/64, modified EUI-64); or :: to a
+ *          link-local multicast group ff02::/16 (duplicate address
+ *          detection, MLD).  A neighbour advertisement (after hop-by-hop,
+ *          routing and destination options headers) must name a target
+ *          that the same rules allow as a source.
+ *   other  ethertypes pass: allowed-ips restricts addresses, not
+ *          protocols.
+ * A frame too short for the header a rule reads is dropped with that
+ * rule's reason.
+ *
+ * Storm control: the credit of a bucket is TSC cycles; time adds to it
+ * up to the depth, a frame takes `cost` (TSC Hz / rate).  The depth is
+ * 100 ms of the rate but at least VSW_STORM_MIN_BURST frames.  Buckets
+ * are the worker's own (struct vsw_worker storm[][]), no lock: a port
+ * whose rx queues several workers poll gives each of them an equal share
+ * of its limit (control/table.c), so the port never sends more than the
+ * limit in all (a storm on one queue of a port polled by n workers gets
+ * limit / n).
+ */
+#ifndef VSW_PORTSEC_H
+#define VSW_PORTSEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "stats.h"
+#include "table.h"
+
+#define VSW_STORM_MIN_BURST 32
+
+struct vsw_storm_bucket {
+	uint64_t credit; /* TSC cycles, at most the depth */
+	uint64_t last_tsc;
+};
+
+/* Cost and depth of a bucket for @pps shared by @share workers. */
+static inline struct vsw_dp_storm
+vsw_storm_params(uint32_t pps, unsigned int share, uint64_t hz)
+{
+	struct vsw_dp_storm s = {0, 0};
+	uint64_t per;
+
+	if (pps == 0)
+		return s;
+	per = pps / (share ? share : 1);
+	if (per == 0)
+		per = 1;
+	s.cost = hz / per ? hz / per : 1;
+	s.depth = hz / 10 > s.cost * VSW_STORM_MIN_BURST
+			  ? hz / 10
+			  : s.cost * VSW_STORM_MIN_BURST;
+	return s;
+}
+
+/* May one more frame pass at TSC @now?  Takes its credit if so. */
+static inline bool vsw_storm_take(struct vsw_storm_bucket *b,
+				  const struct vsw_dp_storm *s, uint64_t now)
+{
+	uint64_t el = now - b->last_tsc, c = b->credit;
+
+	if (now < b->last_tsc)
+		el = 0; /* another core's clock, a touch behind: no credit */
+	b->last_tsc = now;
+	c = c > s->depth || el >= s->depth - c ? s->depth : c + el;
+	if (c < s->cost) {
+		b->credit = c;
+		return false;
+	}
+	b->credit = c - s->cost;
+	return true;
+}
+
+/* A port's allowed-ips as the worker matches them (control/table.c). */
+static inline void vsw_portsec_fill_ips(struct vsw_dp_port *pp,
+					const struct vsw_port_conf *pc)
+{
+	pp->n_ip4 = pp->n_ip6 = 0;
+	for (unsigned int i = 0; i < pc->n_ips; i++) {
+		const struct vsw_ip_prefix *ip = &pc->ips[i];
+		uint8_t mask[16] = {0};
+
+		for (unsigned int b = 0; b < ip->plen; b++)
+			mask[b / 8] |= (uint8_t)(0x80u >> (b % 8));
+		if (ip->family == 4) {
+			struct vsw_dp_ip4 *a = &pp->ip4[pp->n_ip4++];
+
+			memcpy(&a->addr, ip->addr, 4);
+			memcpy(&a->mask, mask, 4);
+			a->addr &= a->mask;
+		} else {
+			struct vsw_dp_ip6 *a = &pp->ip6[pp->n_ip6++];
+
+			memcpy(a->addr, ip->addr, 16);
+			memcpy(a->mask, mask, 16);
+			a->addr[0] &= a->mask[0];
+			a->addr[1] &= a->mask[1];
+		}
+	}
+	pp->check_ips = pc->n_ips > 0;
+}
+
+static inline uint16_t vsw_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline bool vsw_ip4_allowed(const struct vsw_dp_port *pp,
+				   const uint8_t *a)
+{
+	uint32_t v;
+
+	memcpy(&v, a, 4);
+	for (uint8_t i = 0; i < pp->n_ip4; i++)
+		if ((v & pp->ip4[i].mask) == pp->ip4[i].addr)
+			return true;
+	return false;
+}
+
+/* fe80::/64 with the modified EUI-64 interface id of @mac. */
+static inline bool vsw_ip6_is_ll_of(const uint8_t *a, const uint8_t *mac)
+{
+	static const uint8_t fe80[8] = {0xfe, 0x80};
+	const uint8_t iid[8] = {mac[0] ^ 2, mac[1], mac[2], 0xff,
+				0xfe,	    mac[3], mac[4], mac[5]};
+
+	return memcmp(a, fe80, 8) == 0 && memcmp(a + 8, iid, 8) == 0;
+}
+
+/* @a in the list, or the link-local address of the source MAC @mac. */
+static inline bool vsw_ip6_allowed(const struct vsw_dp_port *pp,
+				   const uint8_t *a, const uint8_t *mac)
+{
+	uint64_t v[2];
+
+	memcpy(v, a, 16);
+	for (uint8_t i = 0; i < pp->n_ip6; i++)
+		if ((v[0] & pp->ip6[i].mask[0]) == pp->ip6[i].addr[0] &&
+		    (v[1] & pp->ip6[i].mask[1]) == pp->ip6[i].addr[1])
+			return true;
+	return vsw_ip6_is_ll_of(a, mac);
+}
+
+static inline enum vsw_drop_reason vsw_portsec_ip4(const struct vsw_dp_port *pp,
+						   const uint8_t *d,
+						   uint32_t off, uint32_t len)
+{
+	static const uint8_t zero[4];
+	uint32_t udp;
+
+	if (len < off + 20)
+		return VSW_DROP_SRC_IP_NOT_ALLOWED;
+	if (vsw_ip4_allowed(pp, d + off + 12))
+		return VSW_DROP_MAX;
+	udp = off + (d[off] & 0x0fu) * 4;
+	if (memcmp(d + off + 12, zero, 4) == 0 && d[off + 9] == 17 &&
+	    len >= udp + 4 && vsw_be16(d + udp) == 68 &&
+	    vsw_be16(d + udp + 2) == 67)
+		return VSW_DROP_MAX; /* DHCP client */
+	return VSW_DROP_SRC_IP_NOT_ALLOWED;
+}
+
+static inline enum vsw_drop_reason vsw_portsec_arp(const struct vsw_dp_port *pp,
+						   const uint8_t *d,
+						   uint32_t off, uint32_t len)
+{
+	static const uint8_t zero[4];
+
+	if (len < off + 28 || vsw_be16(d + off) != 1 ||
+	    vsw_be16(d + off + 2) != 0x0800 || d[off + 4] != 6 ||
+	    d[off + 5] != 4)
+		return VSW_DROP_ARP_SPOOF;
+	if (pp->n_allowed != 0 && memcmp(d + off + 8, d + 6, 6) != 0)
+		return VSW_DROP_ARP_SPOOF;
+	if (memcmp(d + off + 14, zero, 4) == 0 ||
+	    vsw_ip4_allowed(pp, d + off + 14))
+		return VSW_DROP_MAX;
+	return VSW_DROP_ARP_SPOOF;
+}
+
+static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_dp_port *pp,
+						   const uint8_t *d,
+						   uint32_t off, uint32_t len)
+{
+	static const uint8_t unspec[16];
+	uint32_t p = off + 40;
+	uint8_t nh;
+
+	if (len < p)
+		return VSW_DROP_SRC_IP_NOT_ALLOWED;
+	if (!vsw_ip6_allowed(pp, d + off + 8, d + 6) &&
+	    !(memcmp(d + off + 8, unspec, 16) == 0 && d[off + 24] == 0xff &&
+	      (d[off + 25] & 0x0f) == 0x02))
+		return VSW_DROP_SRC_IP_NOT_ALLOWED;
+	nh = d[off + 6];
+	for (int i = 0; i < 4 && (nh == 0 || nh == 43 || nh == 60); i++) {
+		if (len < p + 2)
+			return VSW_DROP_SRC_IP_NOT_ALLOWED;
+		nh = d[p];
+		p += (d[p + 1] + 1u) * 8;
+	}
+	if (nh != 58 || len <= p || d[p] != 136)
+		return VSW_DROP_MAX; /* not a neighbour advertisement */
+	if (len < p + 24 || !vsw_ip6_allowed(pp, d + p + 8, d + 6))
+		return VSW_DROP_ND_SPOOF;
+	return VSW_DROP_MAX;
+}
+
+/*
+ * allowed-ips on the frame @d of @len bytes (the first segment) sent by
+ * a port with check_ips: VSW_DROP_MAX to let it pass, else the reason.
+ */
+static inline enum vsw_drop_reason
+vsw_portsec_check(const struct vsw_dp_port *pp, const uint8_t *d, uint32_t len)
+{
+	uint32_t off = 12;
+	uint16_t et;
+
+	for (int tags = 0;; tags++) {
+		if (len < off + 2)
+			return VSW_DROP_SRC_IP_NOT_ALLOWED;
+		et = vsw_be16(d + off);
+		off += 2;
+		if (et != 0x8100 && et != 0x88a8)
+			break;
+		if (tags == 2)
+			return VSW_DROP_SRC_IP_NOT_ALLOWED; /* 3 tags: no */
+		off += 2;
+	}
+	switch (et) {
+	case 0x0800:
+		return vsw_portsec_ip4(pp, d, off, len);
+	case 0x0806:
+		return vsw_portsec_arp(pp, d, off, len);
+	case 0x86dd:
+		return vsw_portsec_ip6(pp, d, off, len);
+	default:
+		return VSW_DROP_MAX;
+	}
+}
+
+#endif /* VSW_PORTSEC_H */
