@@ -379,18 +379,22 @@ static bool parse_mac(const char *s, size_t len, uint8_t mac[6])
 	return !(mac[0] & 1);
 }
 
-/* "any" or "", or up to max unicast MACs separated by spaces. */
-static int kind_macs(const struct pctx *c, const struct vsw_key *k,
-		     const char *value, void *field)
+/*
+ * "any" or "" (no words), or up to k->max (and @cap) words separated by
+ * spaces, word i taken by @one into @list; a word @one refuses is a
+ * message expecting "any" or @what.  The count goes to *@n.
+ */
+static int kind_words(const struct pctx *c, const struct vsw_key *k,
+		      const char *value, unsigned int cap,
+		      bool (*one)(const char *s, size_t len, void *list,
+				  unsigned int i),
+		      void *list, unsigned int *n, const char *what)
 {
-	struct vsw_port_conf *pc =
-		(void *)((char *)field -
-			 offsetof(struct vsw_port_conf, allowed));
 	const char *p = value;
-	unsigned int n = 0;
+	unsigned int i = 0;
 
 	if (strcmp(value, "any") == 0) {
-		pc->n_allowed = 0;
+		*n = 0;
 		return 0;
 	}
 	for (;;) {
@@ -401,18 +405,34 @@ static int kind_macs(const struct pctx *c, const struct vsw_key *k,
 		if (*p == '\0')
 			break;
 		len = strcspn(p, " ");
-		if (n == k->max || n == ARRAY_SIZE(pc->allowed) ||
-		    !parse_mac(p, len, pc->allowed[n]))
+		if (i == k->max || i == cap || !one(p, len, list, i))
 			return bad_value(c, k->name, value,
-					 "\"any\" or %u..%u unicast MACs "
-					 "aa:bb:cc:dd:ee:ff separated by "
+					 "\"any\" or %u..%u %s separated by "
 					 "spaces",
-					 k->min, k->max);
-		n++;
+					 k->min, k->max, what);
+		i++;
 		p += len;
 	}
-	pc->n_allowed = n;
+	*n = i;
 	return 0;
+}
+
+static bool one_mac(const char *s, size_t len, void *list, unsigned int i)
+{
+	return parse_mac(s, len, ((uint8_t(*)[6])list)[i]);
+}
+
+/* "any" or "", or up to max unicast MACs separated by spaces. */
+static int kind_macs(const struct pctx *c, const struct vsw_key *k,
+		     const char *value, void *field)
+{
+	struct vsw_port_conf *pc =
+		(void *)((char *)field -
+			 offsetof(struct vsw_port_conf, allowed));
+
+	return kind_words(c, k, value, ARRAY_SIZE(pc->allowed), one_mac,
+			  pc->allowed, &pc->n_allowed,
+			  "unicast MACs aa:bb:cc:dd:ee:ff");
 }
 
 /*
@@ -449,39 +469,21 @@ static bool parse_ip(const char *s, size_t len, struct vsw_ip_prefix *ip)
 	return true;
 }
 
+static bool one_ip(const char *s, size_t len, void *list, unsigned int i)
+{
+	return parse_ip(s, len, &((struct vsw_ip_prefix *)list)[i]);
+}
+
 /* "any" or "", or up to max addresses or prefixes separated by spaces. */
 static int kind_ips(const struct pctx *c, const struct vsw_key *k,
 		    const char *value, void *field)
 {
 	struct vsw_port_conf *pc =
 		(void *)((char *)field - offsetof(struct vsw_port_conf, ips));
-	const char *p = value;
-	unsigned int n = 0;
 
-	if (strcmp(value, "any") == 0) {
-		pc->n_ips = 0;
-		return 0;
-	}
-	for (;;) {
-		size_t len;
-
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			break;
-		len = strcspn(p, " ");
-		if (n == k->max || n == ARRAY_SIZE(pc->ips) ||
-		    !parse_ip(p, len, &pc->ips[n]))
-			return bad_value(c, k->name, value,
-					 "\"any\" or %u..%u IPv4 or IPv6 "
-					 "addresses or prefixes (ADDR/LEN) "
-					 "separated by spaces",
-					 k->min, k->max);
-		n++;
-		p += len;
-	}
-	pc->n_ips = n;
-	return 0;
+	return kind_words(c, k, value, ARRAY_SIZE(pc->ips), one_ip, pc->ips,
+			  &pc->n_ips,
+			  "IPv4 or IPv6 addresses or prefixes (ADDR/LEN)");
 }
 
 typedef int kind_fn(const struct pctx *c, const struct vsw_key *k,
