@@ -74,11 +74,12 @@ vsw_storm_params(uint32_t pps, unsigned int share, uint64_t hz)
 static inline bool vsw_storm_take(struct vsw_storm_bucket *b,
 				  const struct vsw_dp_storm *s, uint64_t now)
 {
-	uint64_t el = now - b->last_tsc, c = b->credit;
+	uint64_t el = 0, c = b->credit;
 
-	if (now < b->last_tsc)
-		el = 0; /* another core's clock, a touch behind: no credit */
-	b->last_tsc = now;
+	if (now > b->last_tsc) { /* (a clock a touch behind: no credit) */
+		el = now - b->last_tsc;
+		b->last_tsc = now;
+	}
 	c = c > s->depth || el >= s->depth - c ? s->depth : c + el;
 	if (c < s->cost) {
 		b->credit = c;
@@ -207,7 +208,7 @@ static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_dp_port *pp,
 		return VSW_DROP_SRC_IP_NOT_ALLOWED;
 	if (!vsw_ip6_allowed(pp, d + off + 8, d + 6) &&
 	    !(memcmp(d + off + 8, unspec, 16) == 0 && d[off + 24] == 0xff &&
-	      (d[off + 25] & 0x0f) == 0x02))
+	      d[off + 25] == 0x02))
 		return VSW_DROP_SRC_IP_NOT_ALLOWED;
 	nh = d[off + 6];
 	for (int i = 0; i < 4 && (nh == 0 || nh == 43 || nh == 60); i++) {
