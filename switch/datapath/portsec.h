@@ -19,7 +19,9 @@
  *          link-local multicast group ff02::/16 (duplicate address
  *          detection, MLD).  A neighbour advertisement (after hop-by-hop,
  *          routing and destination options headers) must name a target
- *          that the same rules allow as a source.
+ *          that the same rules allow as a source; with allowed-macs set,
+ *          the link-layer address options of solicitations and
+ *          advertisements must be the frame's source MAC.
  *   other  ethertypes pass: allowed-ips restricts addresses, not
  *          protocols.
  * A frame too short for the header a rule reads is dropped with that
@@ -196,6 +198,27 @@ static inline enum vsw_drop_reason vsw_portsec_arp(const struct vsw_dp_port *pp,
 	return VSW_DROP_ARP_SPOOF;
 }
 
+/*
+ * The link-layer address options of a neighbour solicitation or
+ * advertisement from @o on: each (source, type 1; target, type 2) must be
+ * the frame's source MAC.
+ */
+static inline enum vsw_drop_reason vsw_nd_lladdr(const uint8_t *d, uint32_t o,
+						 uint32_t len)
+{
+	for (int i = 0; i < 8 && o + 2 <= len; i++) {
+		uint32_t olen = d[o + 1] * 8u;
+
+		if (olen == 0)
+			return VSW_DROP_ND_SPOOF; /* malformed: RFC 4861 4.6 */
+		if ((d[o] == 1 || d[o] == 2) &&
+		    (olen != 8 || o + 8 > len || memcmp(d + o + 2, d + 6, 6)))
+			return VSW_DROP_ND_SPOOF;
+		o += olen;
+	}
+	return VSW_DROP_MAX;
+}
+
 static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_dp_port *pp,
 						   const uint8_t *d,
 						   uint32_t off, uint32_t len)
@@ -217,11 +240,13 @@ static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_dp_port *pp,
 		nh = d[p];
 		p += (d[p + 1] + 1u) * 8;
 	}
-	if (nh != 58 || len <= p || d[p] != 136)
-		return VSW_DROP_MAX; /* not a neighbour advertisement */
-	if (len < p + 24 || !vsw_ip6_allowed(pp, d + p + 8, d + 6))
+	if (nh != 58 || len <= p || (d[p] != 135 && d[p] != 136))
+		return VSW_DROP_MAX; /* not a solicitation or advertisement */
+	if (len < p + 24 ||
+	    (d[p] == 136 && !vsw_ip6_allowed(pp, d + p + 8, d + 6)))
 		return VSW_DROP_ND_SPOOF;
-	return VSW_DROP_MAX;
+	return pp->n_allowed != 0 ? vsw_nd_lladdr(d, p + 24, len)
+				  : VSW_DROP_MAX;
 }
 
 /*

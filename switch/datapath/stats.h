@@ -29,7 +29,8 @@
 	  "ARP sender IP not in allowed-ips, or sender MAC not the frame's "   \
 	  "source (allowed-macs set)")                                         \
 	X(ND_SPOOF, nd_spoof, rx,                                              \
-	  "IPv6 neighbour advertisement for a target not in allowed-ips")      \
+	  "IPv6 neighbour advertisement for a target not in allowed-ips, or "  \
+	  "a link-layer option not the frame's source (allowed-macs set)")     \
 	X(STORM_BROADCAST, storm_broadcast, rx,                                \
 	  "broadcast over the port's storm-broadcast-pps")                     \
 	X(STORM_MULTICAST, storm_multicast, rx,                                \

@@ -708,6 +708,26 @@ static struct rte_mbuf *ip6(struct env *e, const uint8_t *smac, const char *src,
 	return l3frame(e, smac, 0x86dd, h, n);
 }
 
+/* Neighbour solicitation (135) or advertisement (136) for @target from
+ * @src with one link-layer address option @opt (1 source, 2 target) of
+ * @olen 8-byte units holding @lladdr */
+static struct rte_mbuf *nd(struct env *e, const uint8_t *smac, const char *src,
+			   uint8_t type, const char *target, uint8_t opt,
+			   uint8_t olen, const uint8_t *lladdr)
+{
+	uint8_t h[40 + 24 + 8] = {0x60};
+
+	h[6] = 58;
+	inet_pton(AF_INET6, src, h + 8);
+	inet_pton(AF_INET6, "ff02::1", h + 24);
+	h[40] = type;
+	inet_pton(AF_INET6, target, h + 48);
+	h[64] = opt;
+	h[65] = olen;
+	memcpy(h + 66, lladdr, 6);
+	return l3frame(e, smac, 0x86dd, h, sizeof(h));
+}
+
 /* Wrap the L3 of @m in @n 802.1Q tags (the frame grows by 4 * n). */
 static struct rte_mbuf *tagged(struct rte_mbuf *m, unsigned int n)
 {
@@ -781,27 +801,37 @@ static void test_allowed_ips(void)
 	/* p1: nd_spoof */
 	push(&e, 1, ip6(&e, mac(0x11), ll11, "ff02::1", "2001:db8::7", 0));
 	push(&e, 1, ip6(&e, mac(0x11), ll11, "ff02::1", "fe80::1", true));
+	push(&e, 1, nd(&e, mac(0x11), ll11, 136, ll11, 2, 1, mac(0x12)));
+	push(&e, 1, nd(&e, mac(0x11), ll11, 135, "fe80::9", 1, 1, mac(0x12)));
+	push(&e, 1, nd(&e, mac(0x11), ll11, 135, "fe80::9", 1, 0, mac(0x11)));
+	/* p1: the link-layer options name its MAC: allowed */
+	push(&e, 1, nd(&e, mac(0x11), ll11, 136, ll11, 2, 1, mac(0x11)));
+	push(&e, 1, nd(&e, mac(0x11), ll11, 135, "fe80::9", 1, 1, mac(0x11)));
 	poll(&e);
 	c = ctrs(&e, 0);
 	CHECK(c->flooded == 2);
 	c = ctrs(&e, 1);
-	CHECK(c->flooded == 12);
+	CHECK(c->flooded == 14);
 	CHECK(c->drops[VSW_DROP_SRC_IP_NOT_ALLOWED] == 8);
 	CHECK(c->drops[VSW_DROP_ARP_SPOOF] == 2);
-	CHECK(c->drops[VSW_DROP_ND_SPOOF] == 2);
-	CHECK(sent(&e, 2) == 14);
+	CHECK(c->drops[VSW_DROP_ND_SPOOF] == 5);
+	CHECK(sent(&e, 2) == 16);
 	check_counters(&e);
 	drain(&e);
-	/* without allowed-macs, the ARP sender MAC is not checked; a port
-	 * with only IPv4 addresses still has its link-local IPv6 */
+	/* without allowed-macs, the ARP sender MAC and ND link-layer options
+	 * are not checked; a port with only IPv4 addresses still has its
+	 * link-local IPv6 */
 	set_ips(&e, 2, "allowed-ips=10.0.0.7");
 	push(&e, 2, arp(&e, mac(0x21), mac(0x22), "10.0.0.7"));
+	push(&e, 2,
+	     nd(&e, mac(0x21), "fe80::ff:fe00:21", 136, "fe80::ff:fe00:21", 2,
+		1, mac(0x22)));
 	push(&e, 2, ip6(&e, mac(0x21), "fe80::ff:fe00:21", "ff02::2", NULL, 0));
 	push(&e, 2, ip6(&e, mac(0x21), "2001:db8::5", "ff02::2", NULL, 0));
 	push(&e, 2, ip4(&e, mac(0x21), "10.0.0.5"));
 	poll(&e);
 	c = ctrs(&e, 2);
-	CHECK(c->flooded == 2 && c->drops[VSW_DROP_SRC_IP_NOT_ALLOWED] == 2);
+	CHECK(c->flooded == 3 && c->drops[VSW_DROP_SRC_IP_NOT_ALLOWED] == 2);
 	/* a dropped frame teaches nothing */
 	CHECK(learned_port(&e, mac(0x21)) == 2);
 	teardown(&e);
