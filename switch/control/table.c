@@ -160,7 +160,8 @@ static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
 		for (unsigned int i = 0; i < p->conf.n_allowed; i++)
 			pp->allowed[i] = vsw_fdb_key(p->conf.allowed[i], 0) &
 					 VSW_FDB_MAC_MASK;
-		vsw_portsec_fill_ips(pp, &p->conf);
+		vsw_portsec_fill_ips(&pp->sec, &p->conf);
+		pp->check_ips = p->conf.n_ips > 0;
 		if (pp->max_frame < dp->fast_len)
 			dp->fast_len = pp->max_frame;
 		if (!pp->tx_chains && room < dp->fast_len)

@@ -4,9 +4,10 @@
  * allowed-ips, the IPv4/IPv6 source check with the ARP and neighbour
  * discovery rules OpenStack port security expresses, and storm control,
  * a token bucket per class of flooded frames.  (allowed-macs and max-macs
- * live in worker.c and the FDB.)  Plain inline code on a byte pointer and
- * a length, so tests/unit/test_datapath.c checks every rule; only ports
- * with a key set pay anything (one flag in struct vsw_dp_port each).
+ * live in worker.c and the FDB.)  Plain C on a byte pointer and a length,
+ * no DPDK, so tests/unit/test_datapath.c checks every rule and the frame
+ * fuzzer runs it; only ports with a key set pay anything (one flag in
+ * struct vsw_dp_port each).
  *
  * allowed-ips, on a frame after up to two VLAN tags (0x8100, 0x88a8):
  *   IPv4   source in the list; or 0.0.0.0 from UDP port 68 to 67 (a DHCP
@@ -44,9 +45,31 @@
 #include <string.h>
 
 #include "stats.h"
-#include "table.h"
+#include "vsw_config.h"
 
 #define VSW_STORM_MIN_BURST 32
+
+/* An allowed-ips entry as the worker matches it. */
+struct vsw_dp_ip4 {
+	uint32_t addr, mask; /* network order, addr already masked */
+};
+struct vsw_dp_ip6 {
+	uint64_t addr[2], mask[2]; /* the 16 bytes in memory order */
+};
+
+/* A port's allowed-ips (struct vsw_dp_port sec), built by control. */
+struct vsw_portsec {
+	bool macs_pinned; /* allowed-macs set: ARP and ND name the source */
+	uint8_t n_ip4, n_ip6;
+	struct vsw_dp_ip4 ip4[VSW_MAX_ALLOWED_IPS];
+	struct vsw_dp_ip6 ip6[VSW_MAX_ALLOWED_IPS];
+};
+
+/* Storm control of one class of frames a port sends. */
+struct vsw_dp_storm {
+	uint64_t cost;	/* TSC cycles of credit one frame takes; 0 = off */
+	uint64_t depth; /* most credit the bucket holds */
+};
 
 struct vsw_storm_bucket {
 	uint64_t credit; /* TSC cycles, at most the depth */
@@ -91,8 +114,9 @@ static inline bool vsw_storm_take(struct vsw_storm_bucket *b,
 	return true;
 }
 
-/* A port's allowed-ips as the worker matches them (control/table.c). */
-static inline void vsw_portsec_fill_ips(struct vsw_dp_port *pp,
+/* A port's allowed-ips (and whether it has allowed-macs) as the worker
+ * matches them (control/table.c). */
+static inline void vsw_portsec_fill_ips(struct vsw_portsec *pp,
 					const struct vsw_port_conf *pc)
 {
 	pp->n_ip4 = pp->n_ip6 = 0;
@@ -117,7 +141,7 @@ static inline void vsw_portsec_fill_ips(struct vsw_dp_port *pp,
 			a->addr[1] &= a->mask[1];
 		}
 	}
-	pp->check_ips = pc->n_ips > 0;
+	pp->macs_pinned = pc->n_allowed > 0;
 }
 
 static inline uint16_t vsw_be16(const uint8_t *p)
@@ -125,7 +149,7 @@ static inline uint16_t vsw_be16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-static inline bool vsw_ip4_allowed(const struct vsw_dp_port *pp,
+static inline bool vsw_ip4_allowed(const struct vsw_portsec *pp,
 				   const uint8_t *a)
 {
 	uint32_t v;
@@ -148,7 +172,7 @@ static inline bool vsw_ip6_is_ll_of(const uint8_t *a, const uint8_t *mac)
 }
 
 /* @a in the list, or the link-local address of the source MAC @mac. */
-static inline bool vsw_ip6_allowed(const struct vsw_dp_port *pp,
+static inline bool vsw_ip6_allowed(const struct vsw_portsec *pp,
 				   const uint8_t *a, const uint8_t *mac)
 {
 	uint64_t v[2];
@@ -161,7 +185,7 @@ static inline bool vsw_ip6_allowed(const struct vsw_dp_port *pp,
 	return vsw_ip6_is_ll_of(a, mac);
 }
 
-static inline enum vsw_drop_reason vsw_portsec_ip4(const struct vsw_dp_port *pp,
+static inline enum vsw_drop_reason vsw_portsec_ip4(const struct vsw_portsec *pp,
 						   const uint8_t *d,
 						   uint32_t off, uint32_t len)
 {
@@ -180,7 +204,7 @@ static inline enum vsw_drop_reason vsw_portsec_ip4(const struct vsw_dp_port *pp,
 	return VSW_DROP_SRC_IP_NOT_ALLOWED;
 }
 
-static inline enum vsw_drop_reason vsw_portsec_arp(const struct vsw_dp_port *pp,
+static inline enum vsw_drop_reason vsw_portsec_arp(const struct vsw_portsec *pp,
 						   const uint8_t *d,
 						   uint32_t off, uint32_t len)
 {
@@ -190,7 +214,7 @@ static inline enum vsw_drop_reason vsw_portsec_arp(const struct vsw_dp_port *pp,
 	    vsw_be16(d + off + 2) != 0x0800 || d[off + 4] != 6 ||
 	    d[off + 5] != 4)
 		return VSW_DROP_ARP_SPOOF;
-	if (pp->n_allowed != 0 && memcmp(d + off + 8, d + 6, 6) != 0)
+	if (pp->macs_pinned && memcmp(d + off + 8, d + 6, 6) != 0)
 		return VSW_DROP_ARP_SPOOF;
 	if (memcmp(d + off + 14, zero, 4) == 0 ||
 	    vsw_ip4_allowed(pp, d + off + 14))
@@ -219,7 +243,7 @@ static inline enum vsw_drop_reason vsw_nd_lladdr(const uint8_t *d, uint32_t o,
 	return VSW_DROP_MAX;
 }
 
-static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_dp_port *pp,
+static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_portsec *pp,
 						   const uint8_t *d,
 						   uint32_t off, uint32_t len)
 {
@@ -245,8 +269,7 @@ static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_dp_port *pp,
 	if (len < p + 24 ||
 	    (d[p] == 136 && !vsw_ip6_allowed(pp, d + p + 8, d + 6)))
 		return VSW_DROP_ND_SPOOF;
-	return pp->n_allowed != 0 ? vsw_nd_lladdr(d, p + 24, len)
-				  : VSW_DROP_MAX;
+	return pp->macs_pinned ? vsw_nd_lladdr(d, p + 24, len) : VSW_DROP_MAX;
 }
 
 /*
@@ -254,7 +277,7 @@ static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_dp_port *pp,
  * a port with check_ips: VSW_DROP_MAX to let it pass, else the reason.
  */
 static inline enum vsw_drop_reason
-vsw_portsec_check(const struct vsw_dp_port *pp, const uint8_t *d, uint32_t len)
+vsw_portsec_check(const struct vsw_portsec *pp, const uint8_t *d, uint32_t len)
 {
 	uint32_t off = 12;
 	uint16_t et;

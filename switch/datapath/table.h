@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "port.h"
+#include "portsec.h"
 #include "vsw_config.h"
 
 #define VSW_MAX_WORKERS 64
@@ -46,33 +47,17 @@ struct vsw_params {
 #define VSW_RXQ_UNASSIGNED (-1) /* control picks a worker on the next build */
 #define VSW_RXQ_PARKED (-2)	/* polled by nobody (mid-move) */
 
-/* An allowed-ips entry as the worker matches it (portsec.h). */
-struct vsw_dp_ip4 {
-	uint32_t addr, mask; /* network order, addr already masked */
-};
-struct vsw_dp_ip6 {
-	uint64_t addr[2], mask[2]; /* the 16 bytes in memory order */
-};
-
-/* Storm control of one class of frames a port sends (portsec.h). */
-struct vsw_dp_storm {
-	uint64_t cost;	/* TSC cycles of credit one frame takes; 0 = off */
-	uint64_t depth; /* most credit the bucket holds */
-};
-
 /* Per-port settings the workers apply, copied from the port's config. */
 struct vsw_dp_port {
 	uint32_t max_frame; /* mtu + 18: longest frame taken in or sent out */
 	bool tx_chains;	    /* the port sends multi-segment mbufs */
 	uint8_t n_allowed;  /* allowed source MACs; 0 = any */
-	bool check_ips;	    /* allowed-ips set (n_ip4 + n_ip6 > 0) */
+	bool check_ips;	    /* allowed-ips set: apply sec */
 	bool storm;	    /* a storm-*-pps limit set */
-	uint8_t n_ip4, n_ip6;
 	uint64_t allowed[VSW_MAX_ALLOWED_MACS]; /* 48-bit MACs as in FDB keys */
 	/* by frame class: [0] unknown unicast, [1] broadcast, [2] multicast */
 	struct vsw_dp_storm storm_cls[3];
-	struct vsw_dp_ip4 ip4[VSW_MAX_ALLOWED_IPS];
-	struct vsw_dp_ip6 ip6[VSW_MAX_ALLOWED_IPS];
+	struct vsw_portsec sec; /* allowed-ips */
 };
 
 /* The datapath table: immutable once published. */

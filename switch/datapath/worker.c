@@ -212,7 +212,7 @@ static bool ips_drop(struct vsw_port_ctrs *ic, const struct vsw_dp_port *ip,
 		     struct rte_mbuf *m)
 {
 	enum vsw_drop_reason r = vsw_portsec_check(
-		ip, rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
+		&ip->sec, rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
 
 	if (likely(r == VSW_DROP_MAX))
 		return false;

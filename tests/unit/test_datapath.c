@@ -745,9 +745,11 @@ static struct rte_mbuf *tagged(struct rte_mbuf *m, unsigned int n)
 	return m;
 }
 
-/* @kv ("allowed-ips=...") into port @p's table entry, as control does. */
+/* @kv ("allowed-macs=...,allowed-ips=...") into port @p's table entry,
+ * as control does. */
 static void set_ips(struct env *e, unsigned int p, const char *kv)
 {
+	struct vsw_dp_port *pp = &e->dp->pp[p];
 	struct vsw_port_conf pc;
 	char err[VSW_ERR_MAX];
 
@@ -756,7 +758,11 @@ static void set_ips(struct env *e, unsigned int p, const char *kv)
 		fprintf(stderr, "%s\n", err);
 		exit(1);
 	}
-	vsw_portsec_fill_ips(&e->dp->pp[p], &pc);
+	pp->n_allowed = (uint8_t)pc.n_allowed;
+	for (unsigned int i = 0; i < pc.n_allowed; i++)
+		pp->allowed[i] = key_of(pc.allowed[i]) & VSW_FDB_MAC_MASK;
+	vsw_portsec_fill_ips(&pp->sec, &pc);
+	pp->check_ips = pc.n_ips > 0;
 }
 
 static void test_allowed_ips(void)
@@ -767,9 +773,9 @@ static void test_allowed_ips(void)
 	const char *ll11 = "fe80::ff:fe00:11";
 
 	setup(&e, 3);
-	e.dp->pp[1].n_allowed = 1;
-	e.dp->pp[1].allowed[0] = key_of(mac(0x11)) & VSW_FDB_MAC_MASK;
-	set_ips(&e, 1, "allowed-ips=10.0.0.5 192.168.0.0/24 2001:db8::5");
+	set_ips(&e, 1,
+		"allowed-macs=02:00:00:00:00:11,"
+		"allowed-ips=10.0.0.5 192.168.0.0/24 2001:db8::5");
 	/* p0: no allowed-ips, anything goes */
 	push(&e, 0, ip4(&e, mac(0xa), "1.2.3.4"));
 	push(&e, 0, arp(&e, mac(0xa), mac(0xb), "1.2.3.4"));
