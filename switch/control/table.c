@@ -4,9 +4,9 @@
  *
  * Control builds a complete new table (ports by id, flood list, the rx
  * queues of every worker, the worker parameters, each port's frame limits,
- * allowed MACs and IPs and storm limits), publishes it with a release store and waits two grace
- * periods (the table rule in datapath/table.h): after the first every worker has
- * seen the new pointer; after the second every worker has finished the
+ * allowed MACs and IPs and storm limits), publishes it with a release
+ * store and waits two grace periods (the table rule in datapath/table.h):
+ * after the first every worker has seen the new pointer; after the second every worker has finished the
  * iteration that flushed what it buffered under the old table through the
  * old table.  Only then is the old table freed, and only then may the
  * caller destroy a port the new table dropped or give a parked queue to
@@ -22,10 +22,10 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include "control.h"
 #include "debug.h"
 #include "frame.h"
 #include "portsec.h"
-#include "control.h"
 #include "vsw.h"
 
 /* Wait until every worker has passed a quiescent state. Control only. */

@@ -16,9 +16,8 @@
  * dropped at once (oversize, src_not_allowed), and so are frames from a
  * port with allowed-ips that break its rules (portsec.h); a flood over
  * the port's storm limit is dropped after the lookup that makes it one
- * (storm_*); a copy for an output whose
- * mtu, guest buffers or lack of chained-mbuf support cannot take it is
- * dropped for that output alone (too_big), never truncated and never
+ * (storm_*); a copy for an output whose mtu, guest buffers or lack of
+ * chained-mbuf support cannot take it is dropped for that output alone (too_big), never truncated and never
  * blocking the frames queued behind it.  A flooded frame gets one
  * reference per copy on every segment (a chain shares its tail too).
  *
