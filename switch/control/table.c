@@ -6,14 +6,14 @@
  * queues of every worker, the worker parameters, each port's frame limits,
  * allowed MACs and IPs and storm limits), publishes it with a release
  * store and waits two grace periods (the table rule in datapath/table.h):
- * after the first every worker has seen the new pointer; after the second every worker has finished the
- * iteration that flushed what it buffered under the old table through the
- * old table.  Only then is the old table freed, and only then may the
- * caller destroy a port the new table dropped or give a parked queue to
- * another worker.  Who polls each rx queue
- * is control state (rxq_owner): a queue still unassigned goes to the
- * worker the config pins it to, else to the least loaded worker; a parked
- * queue is polled by nobody (the middle step of a move).
+ * after the first every worker has seen the new pointer; after the second
+ * every worker has finished the iteration that flushed what it buffered
+ * under the old table through the old table.  Only then is the old table
+ * freed, and only then may the caller destroy a port the new table dropped
+ * or give a parked queue to another worker.  Who polls each rx queue is
+ * control state (rxq_owner): a queue still unassigned goes to the worker
+ * the config pins it to, else to the least loaded worker; a parked queue
+ * is polled by nobody (the middle step of a move).
  */
 #include <errno.h>
 #include <stdio.h>
