@@ -162,6 +162,7 @@ static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
 					 VSW_FDB_MAC_MASK;
 		vsw_portsec_fill_ips(&pp->sec, &p->conf);
 		pp->check_ips = p->conf.n_ips > 0;
+		pp->guard = pp->n_allowed > 0 || pp->check_ips;
 		if (pp->max_frame < dp->fast_len)
 			dp->fast_len = pp->max_frame;
 		if (!pp->tx_chains && room < dp->fast_len)

@@ -52,6 +52,7 @@ struct vsw_dp_port {
 	uint32_t max_frame; /* mtu + 18: longest frame taken in or sent out */
 	bool tx_chains;	    /* the port sends multi-segment mbufs */
 	uint8_t n_allowed;  /* allowed source MACs; 0 = any */
+	bool guard;	    /* allowed-macs or allowed-ips set */
 	bool check_ips;	    /* allowed-ips set: apply sec */
 	bool storm;	    /* a storm-*-pps limit set */
 	uint64_t allowed[VSW_MAX_ALLOWED_MACS]; /* 48-bit MACs as in FDB keys */

@@ -206,17 +206,45 @@ static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
 	return false;
 }
 
-/* Is the port with allowed-ips allowed to send @m?  Drops it if not. */
-static bool ips_drop(struct vsw_port_ctrs *ic, const struct vsw_dp_port *ip,
-		     struct rte_mbuf *m)
+/*
+ * src_allowed, remembering in *@ok the last source that passed: a burst
+ * mostly comes from one MAC, which is then looked for once.
+ */
+static inline bool src_ok(const struct vsw_dp_port *pp, uint64_t key,
+			  uint64_t *ok)
 {
-	enum vsw_drop_reason r = vsw_portsec_check(
-		&ip->sec, rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
-
-	if (likely(r == VSW_DROP_MAX))
+	if (key == *ok)
+		return true;
+	if (!src_allowed(pp, key))
 		return false;
-	drop_pkt(ic, r, m);
+	*ok = key;
 	return true;
+}
+
+/* What the guard saw pass last in this burst (a burst is mostly one
+ * source): a source MAC key (0: none) and an IPv4 source (0: none). */
+struct guard_cache {
+	uint64_t src;
+	uint32_t ip4;
+};
+
+/*
+ * allowed-macs and allowed-ips of a port that has either: the reason to
+ * drop @m (source key @src), or VSW_DROP_MAX.  Out of line: the loop of a
+ * port without them stays as it was.
+ */
+static __rte_noinline enum vsw_drop_reason guard(const struct vsw_dp_port *ip,
+						 const struct rte_mbuf *m,
+						 uint64_t src,
+						 struct guard_cache *gc)
+{
+	if (ip->n_allowed && !src_ok(ip, src, &gc->src))
+		return VSW_DROP_SRC_NOT_ALLOWED;
+	if (!ip->check_ips)
+		return VSW_DROP_MAX;
+	return vsw_portsec_check_burst(&ip->sec,
+				       rte_pktmbuf_mtod(m, const uint8_t *),
+				       m->data_len, &gc->ip4);
 }
 
 _Static_assert(VSW_FRAME_UNICAST == 0 && VSW_FRAME_BROADCAST == 1 &&
@@ -257,6 +285,8 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX], srcs[VSW_BURST_MAX];
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
 	uint64_t last_src = 0, last_dst = 0;
+	struct guard_cache gc = {0, 0};
+	enum vsw_drop_reason r = VSW_DROP_MAX;
 	unsigned int nu = 0, ns = 0;
 	struct flood_set fs;
 	struct vsw_frame f;
@@ -277,19 +307,16 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &f);
 		if (unlikely(cls[i] >= VSW_FRAME_RUNT ||
 			     m->pkt_len > ip->max_frame ||
-			     (ip->n_allowed && !src_allowed(ip, f.src_key)))) {
+			     (ip->guard && (r = guard(ip, m, f.src_key, &gc)) !=
+						   VSW_DROP_MAX))) {
 			drop_pkt(ic,
 				 cls[i] == VSW_FRAME_RUNT ? VSW_DROP_RUNT
 				 : cls[i] == VSW_FRAME_SRC_MULTICAST
 					 ? VSW_DROP_SRC_MULTICAST
 				 : m->pkt_len > ip->max_frame
 					 ? VSW_DROP_OVERSIZE
-					 : VSW_DROP_SRC_NOT_ALLOWED,
+					 : r,
 				 m);
-			cls[i] = DROPPED;
-			continue;
-		}
-		if (unlikely(ip->check_ips) && ips_drop(ic, ip, m)) {
 			cls[i] = DROPPED;
 			continue;
 		}
