@@ -15,6 +15,7 @@
  *   FILE: cannot read: REASON
  * On error the config is reset to vsw_config_init() and -errno returned.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -378,18 +379,22 @@ static bool parse_mac(const char *s, size_t len, uint8_t mac[6])
 	return !(mac[0] & 1);
 }
 
-/* "any" or "", or up to max unicast MACs separated by spaces. */
-static int kind_macs(const struct pctx *c, const struct vsw_key *k,
-		     const char *value, void *field)
+/*
+ * "any" or "" (no words), or up to k->max (and @cap) words separated by
+ * spaces, word i taken by @one into @list; a word @one refuses is a
+ * message expecting "any" or @what.  The count goes to *@n.
+ */
+static int kind_words(const struct pctx *c, const struct vsw_key *k,
+		      const char *value, unsigned int cap,
+		      bool (*one)(const char *s, size_t len, void *list,
+				  unsigned int i),
+		      void *list, unsigned int *n, const char *what)
 {
-	struct vsw_port_conf *pc =
-		(void *)((char *)field -
-			 offsetof(struct vsw_port_conf, allowed));
 	const char *p = value;
-	unsigned int n = 0;
+	unsigned int i = 0;
 
 	if (strcmp(value, "any") == 0) {
-		pc->n_allowed = 0;
+		*n = 0;
 		return 0;
 	}
 	for (;;) {
@@ -400,17 +405,15 @@ static int kind_macs(const struct pctx *c, const struct vsw_key *k,
 		if (*p == '\0')
 			break;
 		len = strcspn(p, " ");
-		if (n == k->max || n == ARRAY_SIZE(pc->allowed) ||
-		    !parse_mac(p, len, pc->allowed[n]))
+		if (i == k->max || i == cap || !one(p, len, list, i))
 			return bad_value(c, k->name, value,
-					 "\"any\" or %u..%u unicast MACs "
-					 "aa:bb:cc:dd:ee:ff separated by "
+					 "\"any\" or %u..%u %s separated by "
 					 "spaces",
-					 k->min, k->max);
-		n++;
+					 k->min, k->max, what);
+		i++;
 		p += len;
 	}
-	pc->n_allowed = n;
+	*n = i;
 	return 0;
 }
 
@@ -488,6 +491,75 @@ static int kind_vlans(const struct pctx *c, const struct vsw_key *k,
 	return 0;
 }
 
+static bool one_mac(const char *s, size_t len, void *list, unsigned int i)
+{
+	return parse_mac(s, len, ((uint8_t(*)[6])list)[i]);
+}
+
+/* "any" or "", or up to max unicast MACs separated by spaces. */
+static int kind_macs(const struct pctx *c, const struct vsw_key *k,
+		     const char *value, void *field)
+{
+	struct vsw_port_conf *pc =
+		(void *)((char *)field -
+			 offsetof(struct vsw_port_conf, allowed));
+
+	return kind_words(c, k, value, ARRAY_SIZE(pc->allowed), one_mac,
+			  pc->allowed, &pc->n_allowed,
+			  "unicast MACs aa:bb:cc:dd:ee:ff");
+}
+
+/*
+ * One "ADDR" or "ADDR/LEN" (IPv4 or IPv6) of @len characters into @ip;
+ * host bits of a prefix are cleared.
+ */
+static bool parse_ip(const char *s, size_t len, struct vsw_ip_prefix *ip)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	const char *slash;
+	unsigned int max, plen;
+
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	slash = strchr(buf, '/');
+	if (slash != NULL)
+		buf[slash - buf] = '\0';
+	memset(ip, 0, sizeof(*ip));
+	if (inet_pton(AF_INET, buf, ip->addr) == 1)
+		ip->family = 4, max = 32;
+	else if (inet_pton(AF_INET6, buf, ip->addr) == 1)
+		ip->family = 6, max = 128;
+	else
+		return false;
+	plen = max;
+	if (slash != NULL && (slash[1] == '\0' || strlen(slash + 1) > 3 ||
+			      parse_uint(slash + 1, 0, max, &plen) < 0))
+		return false;
+	ip->plen = (uint8_t)plen;
+	for (unsigned int b = plen; b < max; b++)
+		ip->addr[b / 8] &= (uint8_t) ~(0x80u >> (b % 8));
+	return true;
+}
+
+static bool one_ip(const char *s, size_t len, void *list, unsigned int i)
+{
+	return parse_ip(s, len, &((struct vsw_ip_prefix *)list)[i]);
+}
+
+/* "any" or "", or up to max addresses or prefixes separated by spaces. */
+static int kind_ips(const struct pctx *c, const struct vsw_key *k,
+		    const char *value, void *field)
+{
+	struct vsw_port_conf *pc =
+		(void *)((char *)field - offsetof(struct vsw_port_conf, ips));
+
+	return kind_words(c, k, value, ARRAY_SIZE(pc->ips), one_ip, pc->ips,
+			  &pc->n_ips,
+			  "IPv4 or IPv6 addresses or prefixes (ADDR/LEN)");
+}
+
 typedef int kind_fn(const struct pctx *c, const struct vsw_key *k,
 		    const char *value, void *field);
 
@@ -496,6 +568,7 @@ static kind_fn *const kind_parse[] = {
 	[VSW_KIND_PATH] = kind_path,   [VSW_KIND_STRING] = kind_string,
 	[VSW_KIND_OCTAL] = kind_octal, [VSW_KIND_LCORES] = kind_lcores,
 	[VSW_KIND_MACS] = kind_macs,   [VSW_KIND_VLANS] = kind_vlans,
+	[VSW_KIND_IPS] = kind_ips,
 };
 
 /* Parse @value of key @k into its field of @conf (switch or port conf). */
@@ -1428,6 +1501,19 @@ void vsw_config_allowed_str(const struct vsw_port_conf *pc, char *buf,
 			buf + off, len - off, "%s%02x:%02x:%02x:%02x:%02x:%02x",
 			i ? " " : "", m[0], m[1], m[2], m[3], m[4], m[5]);
 	}
+}
+
+void vsw_config_ip_str(const struct vsw_ip_prefix *ip, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (inet_ntop(ip->family == 4 ? AF_INET : AF_INET6, ip->addr, a,
+		      sizeof(a)) == NULL)
+		snprintf(a, sizeof(a), "?");
+	if (ip->plen == (ip->family == 4 ? 32 : 128))
+		snprintf(buf, len, "%s", a);
+	else
+		snprintf(buf, len, "%s/%u", a, ip->plen);
 }
 
 bool vsw_config_switch_key_fixed(const char *key)

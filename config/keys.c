@@ -193,6 +193,26 @@ const struct vsw_key vsw_keys[] = {
 	 .type = "VLAN ids and ranges, e.g. 10,20-30", .dflt = "all",
 	 .help = "VLANs a trunk carries tagged (0: untagged frames); all = "
 		 "every VLAN, untagged ones in VLAN 0."},
+	{"allowed-ips", PT(ips), .kind = VSW_KIND_IPS, .min = 1,
+	 .max = VSW_MAX_ALLOWED_IPS, .ports = VSW_KEY_ANY, .runtime = true,
+	 .type = "any, or IPs / prefixes separated by spaces", .dflt = "any",
+	 .help = "Source IPs (and ARP/ND addresses) the port may use; see "
+		 "docs/security.md."},
+	{"storm-broadcast-pps", PT(storm_bcast_pps), .max = VSW_STORM_PPS_MAX,
+	 .note = " (0 = no limit)", .ports = VSW_KEY_ANY, .runtime = true,
+	 .dflt = "0",
+	 .help = "Broadcast frames per second the port may send; the rest is "
+		 "dropped (storm_broadcast)."},
+	{"storm-multicast-pps", PT(storm_mcast_pps), .max = VSW_STORM_PPS_MAX,
+	 .note = " (0 = no limit)", .ports = VSW_KEY_ANY, .runtime = true,
+	 .dflt = "0",
+	 .help = "Multicast frames per second the port may send (storm "
+		 "control)."},
+	{"storm-unknown-pps", PT(storm_unknown_pps), .max = VSW_STORM_PPS_MAX,
+	 .note = " (0 = no limit)", .ports = VSW_KEY_ANY, .runtime = true,
+	 .dflt = "0",
+	 .help = "Unicast frames to unlearned MACs per second the port may "
+		 "send (storm control)."},
 };
 
 const size_t vsw_n_keys = sizeof(vsw_keys) / sizeof(vsw_keys[0]);
@@ -329,6 +349,9 @@ static void range_str(const struct vsw_key *k, char *b, size_t len)
 	case VSW_KIND_VLANS:
 		snprintf(b, len, "%u..%u", k->min, k->max);
 		break;
+	case VSW_KIND_IPS:
+		snprintf(b, len, "%u..%u entries", k->min, k->max);
+		break;
 	}
 }
 
@@ -343,6 +366,7 @@ static void type_str(const struct vsw_key *k, bool md, char *b, size_t len)
 		[VSW_KIND_LCORES] = "lcore ids",
 		[VSW_KIND_MACS] = "MACs",
 		[VSW_KIND_VLANS] = "VLAN ids",
+		[VSW_KIND_IPS] = "IPs",
 	};
 
 	b[0] = '\0';

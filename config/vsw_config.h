@@ -33,7 +33,9 @@
 #define VSW_FRAME_OVERHEAD 18
 #define VSW_MAX_ALLOWED_MACS 14 /* what a 255-character value holds */
 #define VSW_MAX_MACS_MAX 16777216
-#define VSW_ETH_RX_DESC 1024 /* descriptors per ethdev rx / tx queue */
+#define VSW_MAX_ALLOWED_IPS 16	    /* allowed-ips: addresses or prefixes */
+#define VSW_STORM_PPS_MAX 100000000 /* storm-*-pps: 100 Mpps at most */
+#define VSW_ETH_RX_DESC 1024	    /* descriptors per ethdev rx / tx queue */
 #define VSW_ETH_TX_DESC 1024
 #define VSW_MBUF_CACHE 256 /* per-lcore cache of the mbuf pool */
 
@@ -99,7 +101,18 @@ struct vsw_port_conf {
 	unsigned int tag;
 	bool trunks_set;		 /* false: every VLAN (trunks empty) */
 	uint64_t trunks[VSW_VLAN_WORDS]; /* bit v: VLAN v listed */
-	unsigned int txq;		 /* ethdev only; 0 = one per worker */
+	/* source IPv4/IPv6 addresses or prefixes the port may use; 0 = any */
+	unsigned int n_ips;
+	struct vsw_ip_prefix {
+		uint8_t family;	  /* 4 or 6 */
+		uint8_t plen;	  /* prefix length: 32 / 128 for one address */
+		uint8_t addr[16]; /* network order; IPv4 in the first 4 */
+	} ips[VSW_MAX_ALLOWED_IPS];
+	/* storm control: packets per second the port may inject; 0 = off */
+	unsigned int storm_bcast_pps;
+	unsigned int storm_mcast_pps;
+	unsigned int storm_unknown_pps;
+	unsigned int txq; /* ethdev only; 0 = one per worker */
 	/* optional pinning: rx queue i is polled by lcore lcores[i % n] */
 	unsigned int n_lcores;
 	unsigned int lcores[VSW_MAX_QUEUES];
@@ -167,6 +180,9 @@ int vsw_config_port_set_kv(struct vsw_port_conf *pc, const char *kvlist,
 /* "02:00:00:00:00:01 02:00:00:00:00:02" (or "any") for logs and views. */
 void vsw_config_allowed_str(const struct vsw_port_conf *pc, char *buf,
 			    size_t len);
+
+/* One allowed-ips entry as text: "10.0.0.5", "2001:db8::/64". */
+void vsw_config_ip_str(const struct vsw_ip_prefix *ip, char *buf, size_t len);
 
 /*
  * Change one [switch] key at run time (the `set` command): same parsing

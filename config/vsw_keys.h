@@ -31,6 +31,7 @@ enum vsw_key_kind {
 	VSW_KIND_LCORES, /* comma-separated ids min..max, up to 16 */
 	VSW_KIND_MACS,	 /* "any" or up to max unicast MACs */
 	VSW_KIND_VLANS,	 /* "" or "all", or VLAN ids and ranges min..max */
+	VSW_KIND_IPS,	 /* "any" or up to max IPv4/IPv6 addresses, prefixes */
 };
 
 /* Port kinds that accept a port key: bit (1u << enum vsw_port_type). */

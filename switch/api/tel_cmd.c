@@ -204,7 +204,7 @@ static int cmd_stats_clear(const char *cmd, const char *params,
 int vsw_tel_register_cmds(void)
 {
 	/* telemetry keeps the pointer: static; the keys from config/keys.c */
-	static char set_help[200], keys[128];
+	static char set_help[600], keys[512];
 	const struct vsw_tel_cmd cmds[] = {
 		{"/vsw/port/add", cmd_port_add,
 		 "[mutating] Add a port. Parameters: NAME,KEY=VALUE,... as in "
@@ -232,5 +232,11 @@ int vsw_tel_register_cmds(void)
 		 "[mutating] Change a port: %s. Parameters: NAME,KEY=VALUE,...",
 		 vsw_keys_list(keys, sizeof(keys), VSW_SECT_PORT, VSW_KEY_ANY,
 			       1));
+	/* telemetry refuses a help text this long (and registers nothing) */
+	if (strlen(set_help) >= RTE_TEL_MAX_STRING_LEN)
+		snprintf(set_help, sizeof(set_help),
+			 "[mutating] Change a port. Parameters: "
+			 "NAME,KEY=VALUE,... (KEY: port-set in vsw "
+			 "--help-config)");
 	return vsw_tel_register(cmds, RTE_DIM(cmds));
 }

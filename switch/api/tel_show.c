@@ -219,6 +219,28 @@ static void add_vlans(struct rte_tel_data *d, const struct vsw_port *p)
 	add_long_string(d, "trunks", trunks);
 }
 
+/* allowed_ips: [] for any source IP, else the list. */
+static void add_allowed_ips(struct rte_tel_data *d, const struct vsw_port *p)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+	char ip[64];
+
+	if (a == NULL)
+		return;
+	rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+	for (unsigned int i = 0; i < p->conf.n_ips; i++) {
+		vsw_config_ip_str(&p->conf.ips[i], ip, sizeof(ip));
+		rte_tel_data_add_array_string(a, ip);
+	}
+	rte_tel_data_add_dict_container(d, "allowed_ips", a, 0);
+	rte_tel_data_add_dict_u64(d, "storm_broadcast_pps",
+				  p->conf.storm_bcast_pps);
+	rte_tel_data_add_dict_u64(d, "storm_multicast_pps",
+				  p->conf.storm_mcast_pps);
+	rte_tel_data_add_dict_u64(d, "storm_unknown_pps",
+				  p->conf.storm_unknown_pps);
+}
+
 static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 {
 	char key[64];
@@ -250,6 +272,7 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	rte_tel_data_add_dict_u64(d, "macs_limited", s.macs_limited);
 	add_allowed_macs(d, p);
 	add_vlans(d, p);
+	add_allowed_ips(d, p);
 	rte_tel_data_add_dict_int(d, "vid", pi.vid);
 	rte_tel_data_add_dict_u64(d, "connects", p->connects);
 	rte_tel_data_add_dict_u64(d, "tx_queues_shared", pi.tx_queues_shared);

@@ -170,12 +170,13 @@ static bool vlans_changed(const struct vsw_port_conf *a,
 }
 
 /*
- * Change a port's runtime settings (max-macs, mtu, allowed-macs, VLANs):
- * the new limits reach the workers with the next table; learned entries
- * of a port whose allowed MACs or VLANs changed are flushed (they may name
- * a MAC it may no longer use, or a VLAN it no longer carries; the workers
- * also ignore an entry whose port is not in the frame's VLAN).  Other
- * ports' traffic goes on: only the table changes.
+ * Change a port's runtime settings (max-macs, mtu, allowed-macs,
+ * allowed-ips, storm-*-pps, VLANs): the new limits reach the workers with
+ * the next table; learned entries of a port whose allowed MACs or VLANs
+ * changed are flushed (they may name a MAC it may no longer use, or a VLAN
+ * it no longer carries; the workers also ignore an entry whose port is
+ * not in the frame's VLAN).  Other ports' traffic goes on: only the table
+ * changes.
  */
 int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
 		     const char *kvlist, char *err, size_t errlen)

@@ -4,16 +4,16 @@
  *
  * Control builds a complete new table (ports by id, flood list, the rx
  * queues of every worker, the worker parameters, each port's frame limits,
- * allowed MACs and VLANs), publishes it with a release store and waits two grace
- * periods (the table rule in datapath/table.h): after the first every worker has
- * seen the new pointer; after the second every worker has finished the
- * iteration that flushed what it buffered under the old table through the
- * old table.  Only then is the old table freed, and only then may the
- * caller destroy a port the new table dropped or give a parked queue to
- * another worker.  Who polls each rx queue
- * is control state (rxq_owner): a queue still unassigned goes to the
- * worker the config pins it to, else to the least loaded worker; a parked
- * queue is polled by nobody (the middle step of a move).
+ * allowed MACs and IPs, storm limits, VLANs), publishes it with a release
+ * store and waits two grace periods (the table rule in datapath/table.h):
+ * after the first every worker has seen the new pointer; after the second
+ * every worker has finished the iteration that flushed what it buffered
+ * under the old table through the old table.  Only then is the old table
+ * freed, and only then may the caller destroy a port the new table dropped
+ * or give a parked queue to another worker.  Who polls each rx queue is
+ * control state (rxq_owner): a queue still unassigned goes to the worker
+ * the config pins it to, else to the least loaded worker; a parked queue
+ * is polled by nobody (the middle step of a move).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,9 +22,11 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
-#include "debug.h"
 #include "control.h"
 #include "vlan.h"
+#include "debug.h"
+#include "frame.h"
+#include "portsec.h"
 #include "vsw.h"
 
 /* Wait until every worker has passed a quiescent state. Control only. */
@@ -106,6 +108,40 @@ static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
 	return 0;
 }
 
+/*
+ * Storm limits: each worker that polls some rx queue of a port gets an
+ * equal share of its limits (the buckets are the workers' own), so the
+ * port never sends more than a limit in all.
+ */
+static void fill_storm(struct vsw_dp *dp, const struct vsw_switch *sw)
+{
+	uint64_t hz = rte_get_tsc_hz();
+
+	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
+		const struct vsw_port *p = sw->ports[id];
+		struct vsw_dp_port *pp = &dp->pp[id];
+		unsigned int share = 0;
+
+		if (p == NULL)
+			continue;
+		for (unsigned int w = 0; w < sw->n_workers; w++)
+			for (uint16_t i = 0; i < dp->wk[w].n; i++)
+				if (dp->wk[w].rxq[i].port == id) {
+					share++;
+					break;
+				}
+		pp->storm_cls[VSW_FRAME_UNICAST] =
+			vsw_storm_params(p->conf.storm_unknown_pps, share, hz);
+		pp->storm_cls[VSW_FRAME_BROADCAST] =
+			vsw_storm_params(p->conf.storm_bcast_pps, share, hz);
+		pp->storm_cls[VSW_FRAME_MULTICAST] =
+			vsw_storm_params(p->conf.storm_mcast_pps, share, hz);
+		pp->storm = p->conf.storm_unknown_pps != 0 ||
+			    p->conf.storm_bcast_pps != 0 ||
+			    p->conf.storm_mcast_pps != 0;
+	}
+}
+
 /* Frame limits and allowed MACs of every port; fast_len fits them all. */
 static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
 {
@@ -125,6 +161,9 @@ static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
 		for (unsigned int i = 0; i < p->conf.n_allowed; i++)
 			pp->allowed[i] = vsw_fdb_key(p->conf.allowed[i], 0) &
 					 VSW_FDB_MAC_MASK;
+		vsw_portsec_fill_ips(&pp->sec, &p->conf);
+		pp->check_ips = p->conf.n_ips > 0;
+		pp->guard = pp->n_allowed > 0 || pp->check_ips;
 		if (pp->max_frame < dp->fast_len)
 			dp->fast_len = pp->max_frame;
 		if (!pp->tx_chains && room < dp->fast_len)
@@ -185,6 +224,7 @@ int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen)
 		rte_free(dp);
 		return rc;
 	}
+	fill_storm(dp, sw);
 	old = sw->dp;
 	__atomic_store_n(&sw->dp, dp, __ATOMIC_RELEASE);
 	if (old != NULL) {

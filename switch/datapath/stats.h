@@ -28,6 +28,21 @@
 	  "on an access port: an S-tag (0x88a8) or a second tag")              \
 	X(VLAN_NOT_ALLOWED, vlan_not_allowed, rx,                              \
 	  "VLAN the ingress port does not carry (trunks, native VLAN)")        \
+	X(SRC_IP_NOT_ALLOWED, src_ip_not_allowed, rx,                          \
+	  "IPv4/IPv6 source not in the port's allowed-ips (or the header "     \
+	  "cut short)")                                                        \
+	X(ARP_SPOOF, arp_spoof, rx,                                            \
+	  "ARP sender IP not in allowed-ips, or sender MAC not the frame's "   \
+	  "source (allowed-macs set)")                                         \
+	X(ND_SPOOF, nd_spoof, rx,                                              \
+	  "IPv6 neighbour advertisement for a target not in allowed-ips, or "  \
+	  "a link-layer option not the frame's source (allowed-macs set)")     \
+	X(STORM_BROADCAST, storm_broadcast, rx,                                \
+	  "broadcast over the port's storm-broadcast-pps")                     \
+	X(STORM_MULTICAST, storm_multicast, rx,                                \
+	  "multicast over the port's storm-multicast-pps")                     \
+	X(STORM_UNKNOWN, storm_unknown, rx,                                    \
+	  "unicast to an unlearned MAC over the port's storm-unknown-pps")     \
 	X(HAIRPIN, hairpin, rx, "destination learned on the ingress port")     \
 	X(NO_PORT, no_port, rx, "flood with no other port up")                 \
 	X(UNPOLLED, unpolled, rx,                                              \

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "port.h"
+#include "portsec.h"
 #include "vsw_config.h"
 
 #define VSW_MAX_WORKERS 64
@@ -52,11 +53,17 @@ struct vsw_dp_port {
 	uint32_t max_frame; /* mtu + 18: longest frame taken in or sent out */
 	bool tx_chains;	    /* the port sends multi-segment mbufs */
 	uint8_t n_allowed;  /* allowed source MACs; 0 = any */
+	bool guard;	    /* allowed-macs or allowed-ips set */
+	bool check_ips;	    /* allowed-ips set: apply sec */
+	bool storm;	    /* a storm-*-pps limit set */
 	uint64_t allowed[VSW_MAX_ALLOWED_MACS]; /* 48-bit MACs as in FDB keys */
 	/* VLANs (used when the table's vlans is set; datapath/vlan.h) */
 	bool access;	    /* tagged frames are dropped */
 	uint16_t vid0;	    /* VLAN of untagged and priority-tagged frames */
 	uint16_t untag_vid; /* VLAN sent untagged; VSW_NO_VID: none */
+	/* by frame class: [0] unknown unicast, [1] broadcast, [2] multicast */
+	struct vsw_dp_storm storm_cls[3];
+	struct vsw_portsec sec; /* allowed-ips */
 };
 
 #define VSW_NO_VID 0xffff

@@ -13,9 +13,11 @@
  *
  * Frames are checked where they enter and leave: longer than the ingress
  * port's mtu + 18, or from a source MAC the port may not use, they are
- * dropped at once (oversize, src_not_allowed); a copy for an output whose
- * mtu, guest buffers or lack of chained-mbuf support cannot take it is
- * dropped for that output alone (too_big), never truncated and never
+ * dropped at once (oversize, src_not_allowed), and so are frames from a
+ * port with allowed-ips that break its rules (portsec.h); a flood over
+ * the port's storm limit is dropped after the lookup that makes it one
+ * (storm_*); a copy for an output whose mtu, guest buffers or lack of
+ * chained-mbuf support cannot take it is dropped for that output alone (too_big), never truncated and never
  * blocking the frames queued behind it.  A flooded frame gets one
  * reference per copy on every segment (a chain shares its tail too).
  *
@@ -43,6 +45,7 @@
 #include "debug.h"
 #include "frame.h"
 #include "vlan.h"
+#include "guard.h"
 #include "vsw.h"
 
 #define DROPPED 0xff
@@ -258,17 +261,6 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_dp *dp,
 	vlan_give(w, dp, fs->outs, nu, m, au, v, now);
 }
 
-/* Is the source MAC of @key one the port may use? (allowed-macs set) */
-static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
-{
-	uint64_t mac = key & VSW_FDB_MAC_MASK;
-
-	for (uint8_t i = 0; i < pp->n_allowed; i++)
-		if (pp->allowed[i] == mac)
-			return true;
-	return false;
-}
-
 /*
  * Forward one received burst.  This is the per-packet hot path, kept in one
  * function so that the three passes (parse+learn, bulk lookup, output) share
@@ -291,6 +283,8 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
 	uint16_t vid[VSW_BURST_MAX]; /* with VLANs: each frame's VLAN */
 	uint64_t last_src = 0, last_dst = 0;
+	struct guard_cache gc = {0, 0};
+	enum vsw_drop_reason r = VSW_DROP_MAX;
 	unsigned int nu = 0, ns = 0;
 	struct flood_set fs;
 	struct vsw_frame f;
@@ -311,14 +305,15 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 			rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &f);
 		if (unlikely(cls[i] >= VSW_FRAME_RUNT ||
 			     m->pkt_len > ip->max_frame ||
-			     (ip->n_allowed && !src_allowed(ip, f.src_key)))) {
+			     (ip->guard && (r = guard(ip, m, f.src_key, &gc)) !=
+						   VSW_DROP_MAX))) {
 			drop_pkt(ic,
 				 cls[i] == VSW_FRAME_RUNT ? VSW_DROP_RUNT
 				 : cls[i] == VSW_FRAME_SRC_MULTICAST
 					 ? VSW_DROP_SRC_MULTICAST
 				 : m->pkt_len > ip->max_frame
 					 ? VSW_DROP_OVERSIZE
-					 : VSW_DROP_SRC_NOT_ALLOWED,
+					 : r,
 				 m);
 			cls[i] = DROPPED;
 			continue;
@@ -362,7 +357,11 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 		if (cls[i] == DROPPED)
 			continue;
 		if (cls[i] != VSW_FRAME_UNICAST || vals[uidx[i]] == 0) {
-			if (vlans)
+			if (unlikely(ip->storm) &&
+			    (r = storm_over(w, ip, in, cls[i], now)) !=
+				    VSW_DROP_MAX)
+				drop_pkt(ic, r, m);
+			else if (vlans)
 				flood_vlan(w, dp, in, m, vid[i], now, &fs);
 			else
 				flood(w, dp, in, m, now, &fs);

@@ -14,6 +14,7 @@
 #include <rte_mbuf.h>
 
 #include "fdb.h"
+#include "portsec.h"
 #include "stats.h"
 #include "table.h"
 
@@ -51,6 +52,8 @@ struct vsw_worker {
 	const struct vsw_dp *last_dp;
 	uint64_t last_rx_tsc; /* adaptive: last time a packet came in */
 	struct vsw_txbuf txb[VSW_MAX_PORTS];
+	/* storm control: this worker's share of each port's limits */
+	struct vsw_storm_bucket storm[VSW_MAX_PORTS][3];
 } __rte_cache_aligned;
 
 /* The worker loop (lcore entry point; @arg: its struct vsw_worker). */

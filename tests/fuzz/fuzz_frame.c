@@ -10,11 +10,16 @@
  * 802.1Q tag when there is one, 0 for an untagged frame, and for other tag
  * types 0 or one of the tags' ids (VLAN handling may grow: the checks only
  * assume what any version must keep).  Unknown classes are accepted.
+ * The same bytes go through port security's allowed-ips rules
+ * (switch/datapath/portsec.h), with and without allowed-macs: any
+ * answer must be a pass or one of its three reasons, the same twice and
+ * through the burst's shortcut (vsw_portsec_check_burst).
  */
 #include <stdbool.h>
 
 #include "frame.h"
 #include "fuzz.h"
+#include "portsec.h"
 
 #define TPID_8021Q 0x8100
 #define TPID_8021AD 0x88a8
@@ -76,6 +81,53 @@ static void check_forward(const uint8_t *d, size_t len, enum vsw_frame_class c,
 		FUZZ_CHECK(vlan_of_a_tag(d, len, f->vlan));
 }
 
+/* allowed-ips 10.0.0.5, 192.168.0.0/24, 2001:db8::/64, fe80::1 */
+static void portsec_init(struct vsw_portsec *ps, bool macs)
+{
+	static const uint8_t a[4][16] = {
+		{10, 0, 0, 5},
+		{192, 168, 0, 0},
+		{0x20, 0x01, 0x0d, 0xb8},
+		{0xfe, 0x80, [15] = 1},
+	};
+	static const uint8_t plen[4] = {32, 24, 64, 128};
+	struct vsw_port_conf pc;
+
+	memset(&pc, 0, sizeof(pc));
+	for (unsigned int i = 0; i < 4; i++) {
+		pc.ips[i].family = i < 2 ? 4 : 6;
+		pc.ips[i].plen = plen[i];
+		memcpy(pc.ips[i].addr, a[i], 16);
+	}
+	pc.n_ips = 4;
+	pc.n_allowed = macs;
+	vsw_portsec_fill_ips(ps, &pc);
+}
+
+static void check_portsec(const uint8_t *d, uint32_t len)
+{
+	static struct vsw_portsec ps[2];
+	static bool init;
+	uint32_t ok4;
+
+	if (!init) {
+		portsec_init(&ps[0], false);
+		portsec_init(&ps[1], true);
+		init = true;
+	}
+	for (int i = 0; i < 2; i++) {
+		enum vsw_drop_reason r = vsw_portsec_check(&ps[i], d, len);
+
+		FUZZ_CHECK(r == VSW_DROP_MAX ||
+			   r == VSW_DROP_SRC_IP_NOT_ALLOWED ||
+			   r == VSW_DROP_ARP_SPOOF || r == VSW_DROP_ND_SPOOF);
+		FUZZ_CHECK(vsw_portsec_check(&ps[i], d, len) == r);
+		/* with nothing remembered, the burst's shortcut agrees */
+		ok4 = 0;
+		FUZZ_CHECK(vsw_portsec_check_burst(&ps[i], d, len, &ok4) == r);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vsw_frame f, g, untouched;
@@ -99,7 +151,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (len >= VSW_ETH_HLEN + VSW_VLAN_HLEN &&
 	    be16(data + 12) == TPID_8021Q && !is_tpid(be16(data + 16)))
 		FUZZ_CHECK(c != VSW_FRAME_RUNT);
-	if (is_forward(c))
+	if (is_forward(c)) {
 		check_forward(data, len, c, &f);
+		check_portsec(data, len);
+	}
 	return 0;
 }

@@ -313,7 +313,8 @@ static void test_unknown_keys(void)
 			 "[port vm0] queue = \"2\": expected a port key (type, "
 			 "path, mode, devargs, queues, rxq, txq, lcores, "
 			 "mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks)"));
+			 "trunks, allowed-ips, storm-broadcast-pps, "
+			 "storm-multicast-pps, storm-unknown-pps)"));
 }
 
 static void test_keys_wrong_type(void)
@@ -322,23 +323,27 @@ static void test_keys_wrong_type(void)
 			 "[port vm0] devargs = \"net_null0\": expected a "
 			 "vhost-user port key (type, path, mode, queues, "
 			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks)"));
+			 "trunks, allowed-ips, storm-broadcast-pps, "
+			 "storm-multicast-pps, storm-unknown-pps)"));
 	CHECK(load_fails(PORT0 "txq = 1\n",
 			 "[port vm0] txq = \"1\": expected "
 			 "a vhost-user port key (type, "
 			 "path, mode, queues, lcores, mtu, "
 			 "max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks)"));
+			 "trunks, allowed-ips, storm-broadcast-pps, "
+			 "storm-multicast-pps, storm-unknown-pps)"));
 	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
 			 "[port e0] path = \"/x.sock\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
 			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks)"));
+			 "trunks, allowed-ips, storm-broadcast-pps, "
+			 "storm-multicast-pps, storm-unknown-pps)"));
 	CHECK(load_fails("[port e0]\ntype = ethdev\nmode = server\n",
 			 "[port e0] mode = \"server\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
 			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks)"));
+			 "trunks, allowed-ips, storm-broadcast-pps, "
+			 "storm-multicast-pps, storm-unknown-pps)"));
 }
 
 static void test_non_numeric(void)
@@ -849,6 +854,66 @@ static void test_vlan_keys(void)
 		     "native-tagged") == 0);
 }
 
+static void test_allowed_ips_storm(void)
+{
+	static const uint8_t v6[16] = {0x20, 0x01, 0x0d, 0xb8};
+	struct vsw_port_conf *p = &cfg.ports[0];
+	const char *path;
+	char buf[64];
+
+	CHECK(load(PORT0 "allowed-ips = 10.0.0.5  2001:db8::/32 "
+			 "192.168.1.77/24 fe80::/64\n"
+			 "storm-broadcast-pps = 100\nstorm-unknown-pps = 7\n",
+		   &path) == 0);
+	CHECK(p->n_ips == 4);
+	CHECK(p->ips[0].family == 4 && p->ips[0].plen == 32 &&
+	      p->ips[0].addr[0] == 10 && p->ips[0].addr[3] == 5);
+	CHECK(p->ips[1].family == 6 && p->ips[1].plen == 32 &&
+	      memcmp(p->ips[1].addr, v6, 16) == 0);
+	/* host bits of a prefix are cleared */
+	CHECK(p->ips[2].plen == 24 && p->ips[2].addr[3] == 0);
+	vsw_config_ip_str(&p->ips[0], buf, sizeof(buf));
+	CHECK(strcmp(buf, "10.0.0.5") == 0);
+	vsw_config_ip_str(&p->ips[2], buf, sizeof(buf));
+	CHECK(strcmp(buf, "192.168.1.0/24") == 0);
+	vsw_config_ip_str(&p->ips[3], buf, sizeof(buf));
+	CHECK(strcmp(buf, "fe80::/64") == 0);
+	CHECK(p->storm_bcast_pps == 100 && p->storm_mcast_pps == 0 &&
+	      p->storm_unknown_pps == 7);
+	CHECK(load(PORT0 "allowed-ips = any\n", &path) == 0 && p->n_ips == 0);
+	CHECK(load_fails(PORT0 "allowed-ips = 10.0.0.256\n",
+			 "[port vm0] allowed-ips = \"10.0.0.256\": expected "
+			 "\"any\" or 1..16 IPv4 or IPv6 addresses or prefixes "
+			 "(ADDR/LEN) separated by spaces"));
+	CHECK(load(PORT0 "allowed-ips = 10.0.0.0/33\n", &path) < 0);
+	CHECK(load(PORT0 "allowed-ips = 10.0.0.0/\n", &path) < 0);
+	CHECK(load(PORT0 "allowed-ips = 10.0.0.0/-1\n", &path) < 0);
+	CHECK(load(PORT0 "allowed-ips = ::1/129\n", &path) < 0);
+	CHECK(load(PORT0 "allowed-ips = 02:00:00:00:00:01\n", &path) < 0);
+	CHECK(load(PORT0 "allowed-ips = 1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 "
+			 "1.1.1.5 1.1.1.6 1.1.1.7 1.1.1.8 1.1.1.9 1.1.1.10 "
+			 "1.1.1.11 1.1.1.12 1.1.1.13 1.1.1.14 1.1.1.15 "
+			 "1.1.1.16\n",
+		   &path) == 0);
+	CHECK(p->n_ips == 16);
+	CHECK(load(PORT0 "allowed-ips = 1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 "
+			 "1.1.1.5 1.1.1.6 1.1.1.7 1.1.1.8 1.1.1.9 1.1.1.10 "
+			 "1.1.1.11 1.1.1.12 1.1.1.13 1.1.1.14 1.1.1.15 "
+			 "1.1.1.16 1.1.1.17\n",
+		   &path) < 0);
+	CHECK(load_fails(PORT0 "storm-multicast-pps = 100000001\n",
+			 "[port vm0] storm-multicast-pps = \"100000001\": "
+			 "expected an integer in 0..100000000 (0 = no limit)"));
+	/* all of them at run time */
+	vsw_config_default(&cfg, NULL);
+	CHECK(vsw_config_port_set_kv(p,
+				     "allowed-ips=10.1.1.1 2001:db8::1,"
+				     "storm-multicast-pps=5",
+				     err, sizeof(err)) == 0);
+	CHECK(p->n_ips == 2 && p->ips[1].family == 6 &&
+	      p->storm_mcast_pps == 5);
+}
+
 static void test_port_set(void)
 {
 	struct vsw_port_conf pc;
@@ -1021,8 +1086,9 @@ static void test_key_table(void)
 	CHECK(memcmp(&cfg.sw, &dflt, sizeof(dflt)) == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_PORT,
 				   VSW_KEY_ANY, 1),
-		     "mtu, max-macs, allowed-macs, vlan-mode, tag, trunks") ==
-	      0);
+		     "mtu, max-macs, allowed-macs, vlan-mode, tag, trunks, "
+		     "allowed-ips, storm-broadcast-pps, storm-multicast-pps, "
+		     "storm-unknown-pps") == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
 		     "run-dir, fdb-size, mbufs, control, port-add-drivers, "
 		     "socket-mode, socket-group") == 0);
@@ -1033,7 +1099,9 @@ static void test_key_table(void)
 				      NULL, &pc, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "expected a port key (type, path, mode, devargs, "
 			  "queues, rxq, txq, lcores, mtu, max-macs, "
-			  "allowed-macs, vlan-mode, tag, trunks)") != NULL);
+			  "allowed-macs, vlan-mode, tag, trunks, allowed-ips, "
+			  "storm-broadcast-pps, storm-multicast-pps, "
+			  "storm-unknown-pps)") != NULL);
 	CHECK(vsw_config_switch_key_fixed("mbufs") &&
 	      !vsw_config_switch_key_fixed("burst") &&
 	      !vsw_config_switch_key_fixed("nope"));
@@ -1099,6 +1167,7 @@ int main(void)
 	RUN(test_shipped_files);
 	RUN(test_set_switch_key);
 	RUN(test_port_security_keys);
+	RUN(test_allowed_ips_storm);
 	RUN(test_port_set);
 	RUN(test_runtime_limits);
 	RUN(test_hygiene_and_switch_keys);

@@ -51,7 +51,9 @@ static const struct verb verbs[] = {
 	 "mode=server|client [queues=N], or type=ethdev\n"
 	 "devargs=ARGS [rxq=N] [txq=N]; any type: [lcores=L]\n"
 	 "[mtu=N] [max-macs=N] [allowed-macs=\"MAC...\"]\n"
-	 "[vlan-mode=M] [tag=N] [trunks=10,20-30]",
+	 "[vlan-mode=M] [tag=N] [trunks=10,20-30]\n"
+	 "[allowed-ips=\"IP[/LEN]...\"] [storm-broadcast-pps=N]\n"
+	 "[storm-multicast-pps=N] [storm-unknown-pps=N]",
 	 verb_port_add, "NAME type=vhost-user|ethdev KEY=VALUE..."},
 	{"port-del", 1, 1, "NAME", "remove a port", verb_port_del,
 	 "a port NAME"},
@@ -59,7 +61,9 @@ static const struct verb verbs[] = {
 	 "change a port at run time; KEY=VALUE: mtu=N\n"
 	 "max-macs=N allowed-macs=\"MAC MAC...\"|any\n"
 	 "vlan-mode=access|trunk|native-untagged|native-tagged\n"
-	 "tag=N trunks=all|10,20-30",
+	 "tag=N trunks=all|10,20-30\n"
+	 "allowed-ips=\"IP[/LEN] ...\"|any storm-broadcast-pps=N\n"
+	 "storm-multicast-pps=N storm-unknown-pps=N (0 = off)",
 	 verb_port_set, NULL},
 	{"rxq-move", 3, 3, "PORT QUEUE WORKER",
 	 "move an rx queue to another worker", verb_rxq_move, NULL},

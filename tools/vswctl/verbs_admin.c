@@ -114,12 +114,13 @@ static int commas_ok(const struct vsw_key *k, const char *w)
 	       strchr(strchr(w, '=') + 1, '=') == NULL;
 }
 
-/* allowed-macs=...: MACs, which may follow as words of their own. */
+/* allowed-macs=, allowed-ips=: words, which may follow on their own. */
 static int is_macs_key(const char *w)
 {
 	const struct vsw_key *k = port_key_of(w);
 
-	return k != NULL && k->kind == VSW_KIND_MACS;
+	return k != NULL &&
+	       (k->kind == VSW_KIND_MACS || k->kind == VSW_KIND_IPS);
 }
 
 static void append(char **s, const char *sep, const char *word)
@@ -133,8 +134,8 @@ static void append(char **s, const char *sep, const char *word)
 }
 
 /*
- * After allowed-macs=MAC, a word without '=' or ',' is one more MAC of
- * it: append it to *cmd (which ends with that key) after a space.
+ * After allowed-macs=MAC (allowed-ips=IP), a word without '=' or ',' is
+ * one more MAC (IP) of it: append it to *cmd (which ends with that key) after a space.
  */
 static int more_macs(int in_macs, const char *w, char **cmd)
 {

@@ -132,7 +132,7 @@ static void port_drop_reasons(struct table *t, json_t *data)
 				kv_add(t, "  ", key, m);
 }
 
-/* A list of strings as "a b c"; empty: "any" for allowed_macs, else "-". */
+/* A list of strings as "a b c"; empty: "any" for allowed_*, else "-". */
 static void kv_add_words(struct table *t, const char *key, json_t *m)
 {
 	char *row[2], *s = xstrdup("");
@@ -150,7 +150,7 @@ static void kv_add_words(struct table *t, const char *key, json_t *m)
 	row[0] = xasprintf("%s:", key);
 	if (s[0] == '\0') {
 		free(s);
-		s = xstrdup(strcmp(key, "allowed_macs") == 0 ? "any" : "-");
+		s = xstrdup(strncmp(key, "allowed_", 8) == 0 ? "any" : "-");
 	}
 	row[1] = s;
 	table_add(t, row);
