@@ -1,0 +1,64 @@
+#!/bin/bash
+# Kernel networking for the integration tests (sourced after lib.sh):
+# network namespaces joined to vsw through veth pairs whose host end is a
+# vsw net_af_packet port. Everything made here is removed by lib.sh's
+# cleanup, on success, failure and interruption alike.
+
+command -v ip >/dev/null || skip "iproute2 (ip) is not installed"
+command -v python3 >/dev/null || skip "python3 is not installed"
+command -v ping >/dev/null || skip "ping (iputils-ping) is not installed (tools/deps installs it)"
+ls /usr/lib/x86_64-linux-gnu/dpdk/pmds-*/librte_net_af_packet.so* >/dev/null 2>&1 ||
+	skip "DPDK net_af_packet PMD not installed"
+RAWFRAMES=$VSW_SRC/tests/integration/rawframes.py
+
+# veth_ns NS IF_NS IF_HOST ADDR/PFX MTU: namespace NS holding IF_NS (address
+# ADDR, mtu MTU, up, no IPv6) whose veth peer IF_HOST stays here (mtu MTU,
+# up, no address, no IPv6) for vsw to take
+veth_ns() {
+	local ns=$1 a=$2 b=$3 addr=$4 mtu=$5
+	ip netns add "$ns" 2>/dev/null || skip "cannot create network namespaces"
+	on_cleanup "ip netns del $ns 2>/dev/null"
+	ip link add "$b" mtu "$mtu" type veth peer name "$a" mtu "$mtu" 2>/dev/null ||
+		skip "cannot create veth pairs"
+	on_cleanup "ip link del $b 2>/dev/null"
+	sysctl -qw "net.ipv6.conf.$b.disable_ipv6=1"
+	ip link set "$b" up
+	ip link set "$a" netns "$ns"
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip -n "$ns" link set lo up
+	ip -n "$ns" addr add "$addr" dev "$a"
+	ip -n "$ns" link set "$a" up
+}
+# veth_plain IF_HOST IF_PEER: a veth pair in this namespace, both ends up
+veth_plain() {
+	ip link add "$1" type veth peer name "$2" 2>/dev/null || skip "cannot create veth pairs"
+	on_cleanup "ip link del $1 2>/dev/null"
+	sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1" "net.ipv6.conf.$2.disable_ipv6=1"
+	ip link set "$1" up
+	ip link set "$2" up
+}
+ns_mac() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
+# afp_devargs N IFACE: vsw's devargs for a net_af_packet port on IFACE
+# whose ring slots hold 9000-byte MTU frames whole (framesz >= mtu + 66)
+afp_devargs() { echo "net_af_packet$1,iface=$2,framesz=9216,blocksz=36864"; }
+# ns_ping NS ARGS...: ping in NS; its output in $T/ping.out; fails on a
+# payload byte ping found wrong
+ns_ping() {
+	local ns=$1 rc=0
+	shift
+	ip netns exec "$ns" ping "$@" >"$T/ping.out" 2>&1 || rc=$?
+	tail -n 3 "$T/ping.out"
+	! grep -qi "wrong data" "$T/ping.out" || fail "ping saw a wrong payload byte"
+	return "$rc"
+}
+# raw_recv NAME NS IFACE COUNT SECS SIZE: a background raw-socket receiver
+# (rawframes.py recv) in NS; JSON in $T/NAME.json, PID in RAW_PID; returns
+# once its socket is bound
+raw_recv() {
+	local n=$1 ns=$2
+	shift 2
+	bg "$T/$n.json" "$T/$n.err" ip netns exec "$ns" python3 "$RAWFRAMES" recv "$@"
+	# shellcheck disable=SC2034 # (the caller's)
+	RAW_PID=$BG_PID
+	wait_for 20 "receiver $n ready" grep -q ready "$T/$n.err"
+}
