@@ -15,14 +15,7 @@
 python3 "$RAWFRAMES" selftest || fail "rawframes.py cannot tell a wrong frame"
 NS=vswk${ID}
 veth_ns "$NS" "vkn$ID" "vkH$ID" 10.97.0.1/24 9000
-CFG=$(vhost_config vm0)
-sed -i 's/^type = vhost-user$/type = vhost-user\nmtu = 9000/; s/^mbufs = 8191$/mbufs = 32767/' "$CFG"
-cat >>"$CFG" <<EOC
-[port up]
-type = ethdev
-mtu = 9000
-devargs = $(afp_devargs 0 "vkH$ID")
-EOC
+CFG=$(guest_uplink_config "vkH$ID")
 start_vsw "$CFG"
 wait_for 30 "up up" port_is up up
 G=$(mac_of 60); K=$(ns_mac "$NS" "vkn$ID")

@@ -16,33 +16,11 @@
 PREFIX=vmj$ID
 # shellcheck disable=SC2034 # (lib.sh cleans them up)
 PREFIXES=("$PREFIX")
-VM=$VSW_SRC/tools/vm
-
-IMG=$("$VM/mkimage" --quiet 2>"$T/mkimage.log") || {
-	rc=$?
-	[ "$rc" -eq 77 ] && skip "no guest image: $(tail -1 "$T/mkimage.log")"
-	fail "tools/vm/mkimage failed ($rc)"
-}
-eval "$IMG"
-"$VSW_VM_QEMU" -machine pc -accel tcg -m 64 -nodefaults -display none \
-	-object memory-backend-memfd,id=mem,size=64M,share=on -numa node,memdev=mem \
-	-monitor none -serial none -S </dev/null >"$T/qemu-probe.log" 2>&1 &
-qp=$!
-PIDS+=("$qp")
-sleep 2
-kill -0 "$qp" 2>/dev/null || { wait "$qp"; skip "QEMU does not start: $(head -3 "$T/qemu-probe.log")"; }
-kill -TERM "$qp"; wait "$qp" 2>/dev/null
+. "$(dirname "$0")/lib_vm.sh"
 
 NS=vswm${ID}
 veth_ns "$NS" "vmn$ID" "vmH$ID" 10.96.0.1/24 9000
-CFG=$(vhost_config vm0)
-sed -i 's/^type = vhost-user$/type = vhost-user\nmtu = 9000/' "$CFG"
-cat >>"$CFG" <<EOC
-[port up]
-type = ethdev
-mtu = 9000
-devargs = $(afp_devargs 0 "vmH$ID")
-EOC
+CFG=$(guest_uplink_config "vmH$ID")
 start_vsw "$CFG"
 GIP=10.96.0.2 GMAC=52:54:00:00:00:31
 # the guest answers pings until it has seen 21 and then 10 quiet seconds

@@ -62,3 +62,12 @@ raw_recv() {
 	RAW_PID=$BG_PID
 	wait_for 20 "receiver $n ready" grep -q ready "$T/$n.err"
 }
+# guest_uplink_config IF_HOST: a config with vhost-user port vm0 and
+# net_af_packet port `up` on IF_HOST, both at mtu 9000, 32767 mbufs
+guest_uplink_config() {
+	local cfg
+	cfg=$(vhost_config vm0)
+	sed -i 's/^type = vhost-user$/type = vhost-user\nmtu = 9000/; s/^mbufs = 8191$/mbufs = 32767/' "$cfg"
+	printf '[port up]\ntype = ethdev\nmtu = 9000\ndevargs = %s\n' "$(afp_devargs 0 "$1")" >>"$cfg"
+	echo "$cfg"
+}
