@@ -70,6 +70,10 @@ struct vsw_eth_port {
 	 * small for a slot (else NULL) */
 	unsigned int afp_whole;
 	struct rte_mempool *rx_mp;
+	/* net_af_packet: the MTU is the kernel interface's, vsw never
+	 * changes it, and the longest frame the PMD reports (1518) is not
+	 * its limit */
+	bool kernel_mtu;
 };
 
 static inline struct vsw_eth_port *eth_cast(struct vsw_port *p)
@@ -196,7 +200,7 @@ static int eth_set_mtu(struct vsw_port *p, unsigned int mtu, char *err,
 			afp_cut_msg(e, mtu, err, errlen);
 		return -EINVAL;
 	}
-	if (e->afp_whole != 0)
+	if (e->kernel_mtu)
 		return 0; /* the kernel interface's MTU is the operator's */
 	rc = rte_eth_dev_set_mtu(e->port_id, (uint16_t)mtu);
 
@@ -272,7 +276,7 @@ static int setup_queues(struct vsw_eth_port *e,
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	/* (af_packet: ethdev would check mtu 9000 against its 1518) */
 	if (p->conf.mtu >= info->min_mtu && p->conf.mtu <= info->max_mtu &&
-	    e->afp_whole == 0)
+	    !e->kernel_mtu)
 		conf.rxmode.mtu = p->conf.mtu;
 	p->tx_chains =
 		(conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0;
@@ -322,8 +326,10 @@ static int afp_prepare(struct vsw_eth_port *e, const struct vsw_port_env *env,
 	char name[RTE_MEMPOOL_NAMESIZE];
 	static unsigned int gen;
 
-	if (framesz <= AFP_RX_OFFSET + RTE_ETHER_MIN_LEN)
-		return 0; /* the PMD refused it at probe */
+	if (framesz <= AFP_RX_OFFSET + RTE_ETHER_MIN_LEN) {
+		e->kernel_mtu = false; /* (the kernel refuses such a ring) */
+		return 0;
+	}
 	if (framesz > UINT16_MAX - RTE_PKTMBUF_HEADROOM) {
 		snprintf(err, errlen,
 			 "port %s: net_af_packet framesz %u: an mbuf holds at "
@@ -375,7 +381,7 @@ static int check_frame_len(struct vsw_eth_port *e,
 {
 	const struct vsw_port *p = &e->base;
 
-	if (e->afp_whole != 0 ||
+	if (e->kernel_mtu ||
 	    p->conf.mtu + VSW_FRAME_OVERHEAD <= info->max_rx_pktlen)
 		return 0;
 	snprintf(err, errlen,
@@ -412,6 +418,9 @@ static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
 		rc = -EINVAL;
 		goto fail_msg;
 	}
+	/* (not net_tap: it reports 1522 too, but its tx drops frames above
+	 * the ethdev MTU, which ethdev keeps within those 1522 bytes) */
+	e->kernel_mtu = strcmp(info.driver_name, AFP_DRIVER) == 0;
 	if (strcmp(info.driver_name, AFP_DRIVER) == 0)
 		rc = afp_prepare(e, env, nrx, err, errlen);
 	if (rc == 0)
