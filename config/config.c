@@ -414,6 +414,80 @@ static int kind_macs(const struct pctx *c, const struct vsw_key *k,
 	return 0;
 }
 
+/* One VLAN id min..max of @s[0..len) (blanks around it allowed). */
+static bool parse_vlan_id(const struct vsw_key *k, const char *s, size_t len,
+			  unsigned int *v)
+{
+	char item[8];
+
+	return copy_trimmed(item, sizeof(item), s, len) &&
+	       parse_uint(item, k->min, k->max, v) == 0;
+}
+
+static int bad_vlans(const struct pctx *c, const struct vsw_key *k,
+		     const char *value)
+{
+	return bad_value(c, k->name, value,
+			 "\"all\", or VLAN ids %u..%u and ranges LOW-HIGH "
+			 "separated by commas (e.g. 10,20-30)",
+			 k->min, k->max);
+}
+
+/*
+ * trunks: "all" or "" (every VLAN), or VLAN ids and ranges "10,20-30"
+ * separated by commas or spaces, into vsw_port_conf's trunks bitmap.
+ */
+static int kind_vlans(const struct pctx *c, const struct vsw_key *k,
+		      const char *value, void *field)
+{
+	struct vsw_port_conf *pc =
+		(void *)((char *)field -
+			 offsetof(struct vsw_port_conf, trunks));
+	uint64_t set[VSW_VLAN_WORDS] = {0};
+	const char *p = value;
+	unsigned int n = 0;
+	char all[4];
+
+	if (copy_trimmed(all, sizeof(all), value, strlen(value)) &&
+	    (all[0] == '\0' || strcmp(all, "all") == 0)) {
+		pc->trunks_set = false;
+		memset(pc->trunks, 0, sizeof(pc->trunks));
+		return 0;
+	}
+	while (*p != '\0') {
+		size_t len = strcspn(p, ", ");
+		const char *dash = memchr(p, '-', len);
+		unsigned int lo = 0, hi = 0;
+		bool ok;
+
+		if (len == 0) {
+			p++;
+			continue;
+		}
+		if (dash == NULL) {
+			ok = parse_vlan_id(k, p, len, &lo);
+			hi = lo;
+		} else {
+			size_t l1 = (size_t)(dash - p);
+
+			ok = parse_vlan_id(k, p, l1, &lo) &&
+			     parse_vlan_id(k, dash + 1, len - l1 - 1, &hi) &&
+			     lo <= hi;
+		}
+		if (!ok)
+			return bad_vlans(c, k, value);
+		for (unsigned int v = lo; v <= hi; v++)
+			set[v / 64] |= 1ull << (v % 64);
+		n++;
+		p += len;
+	}
+	if (n == 0) /* only separators */
+		return bad_vlans(c, k, value);
+	pc->trunks_set = true;
+	memcpy(pc->trunks, set, sizeof(set));
+	return 0;
+}
+
 typedef int kind_fn(const struct pctx *c, const struct vsw_key *k,
 		    const char *value, void *field);
 
@@ -421,7 +495,7 @@ static kind_fn *const kind_parse[] = {
 	[VSW_KIND_UINT] = kind_uint,   [VSW_KIND_CHOICE] = kind_choice,
 	[VSW_KIND_PATH] = kind_path,   [VSW_KIND_STRING] = kind_string,
 	[VSW_KIND_OCTAL] = kind_octal, [VSW_KIND_LCORES] = kind_lcores,
-	[VSW_KIND_MACS] = kind_macs,
+	[VSW_KIND_MACS] = kind_macs,   [VSW_KIND_VLANS] = kind_vlans,
 };
 
 /* Parse @value of key @k into its field of @conf (switch or port conf). */
@@ -592,6 +666,89 @@ static const struct vsw_key *missing_port_key(const struct rte_cfgfile_entry *e,
 	return NULL;
 }
 
+/* ---- VLANs (OVS's vlan_mode, tag, trunks) ---- */
+
+enum vsw_vlan_mode vsw_config_vlan_mode(const struct vsw_port_conf *pc)
+{
+	if (pc->vlan_mode != VSW_VLAN_AUTO)
+		return pc->vlan_mode;
+	return pc->tag != 0 ? VSW_VLAN_ACCESS : VSW_VLAN_TRUNK;
+}
+
+static bool trunks_has(const struct vsw_port_conf *pc, unsigned int v)
+{
+	return !pc->trunks_set || (pc->trunks[v / 64] >> (v % 64) & 1);
+}
+
+/*
+ * As OVS: an access port carries its tag; a trunk the trunks VLANs (0 =
+ * its untagged frames); a native-* port its tag (its untagged frames)
+ * and the trunks VLANs but 0.
+ */
+bool vsw_config_vlan_member(const struct vsw_port_conf *pc, unsigned int v)
+{
+	if (v > VSW_VLAN_MAX)
+		return false;
+	switch (vsw_config_vlan_mode(pc)) {
+	case VSW_VLAN_ACCESS:
+		return v == pc->tag;
+	case VSW_VLAN_TRUNK:
+		return trunks_has(pc, v);
+	default:
+		return v == pc->tag || (v != 0 && trunks_has(pc, v));
+	}
+}
+
+void vsw_config_trunks_str(const struct vsw_port_conf *pc, char *buf,
+			   size_t len)
+{
+	size_t off = 0;
+
+	snprintf(buf, len, pc->trunks_set ? "" : "all");
+	for (unsigned int v = 0; pc->trunks_set && v <= VSW_VLAN_MAX; v++) {
+		unsigned int hi = v;
+
+		if (!trunks_has(pc, v))
+			continue;
+		while (hi < VSW_VLAN_MAX && trunks_has(pc, hi + 1))
+			hi++;
+		if (off < len)
+			off += (size_t)(hi > v ? snprintf(buf + off, len - off,
+							  "%s%u-%u",
+							  off ? "," : "", v, hi)
+					       : snprintf(buf + off, len - off,
+							  "%s%u",
+							  off ? "," : "", v));
+		v = hi;
+	}
+}
+
+/* The keys together: what a mode needs (a tag) and refuses. */
+static int check_vlan(const struct pctx *c, const struct vsw_port_conf *pc)
+{
+	enum vsw_vlan_mode m = vsw_config_vlan_mode(pc);
+	const char *mode = vsw_vlan_mode_str(m);
+	char v[16], t[64];
+
+	snprintf(v, sizeof(v), "%u", pc->tag);
+	if (m == VSW_VLAN_TRUNK && pc->tag != 0)
+		return bad_value(c, "tag", v,
+				 "0 on a trunk port (vlan-mode = access, "
+				 "native-untagged or native-tagged take a "
+				 "tag)");
+	if (m != VSW_VLAN_TRUNK && pc->tag == 0)
+		return bad_value(c, "vlan-mode", mode,
+				 "a tag = 1..%d with it (or vlan-mode = "
+				 "trunk)",
+				 VSW_VLAN_MAX);
+	if (m == VSW_VLAN_ACCESS && pc->trunks_set)
+		return bad_value(c, "trunks",
+				 (vsw_config_trunks_str(pc, t, sizeof(t)), t),
+				 "all on an access port (trunks apply to "
+				 "vlan-mode = trunk and native-*)");
+	return 0;
+}
+
 /* Parse one port's entries; a vhost path left empty gets its default later. */
 static int parse_port(const struct pctx *c, const char *name,
 		      const struct rte_cfgfile_entry *e, int n,
@@ -609,6 +766,8 @@ static int parse_port(const struct pctx *c, const char *name,
 		ret = parse_port_entry(c, &e[i], pc);
 	if (ret == 0 && (miss = missing_port_key(e, n, pc)) != NULL)
 		ret = missing_key(c, miss->name, miss->what);
+	if (ret == 0)
+		ret = check_vlan(c, pc);
 	return ret;
 }
 /* ---- file ---- */
@@ -984,6 +1143,15 @@ static int kv_item_err(const struct pctx *c, const char *s, size_t len,
 	return -EINVAL;
 }
 
+/* A key whose value is a comma-separated list (lcores, trunks). */
+static bool list_key(const char *name)
+{
+	const struct vsw_key *k = port_key(name);
+
+	return k != NULL &&
+	       (k->kind == VSW_KIND_LCORES || k->kind == VSW_KIND_VLANS);
+}
+
 static int split_kv(const struct pctx *c, const char *s,
 		    struct rte_cfgfile_entry *e, int max)
 {
@@ -998,6 +1166,18 @@ static int split_kv(const struct pctx *c, const char *s,
 		if (copy_trimmed(empty, sizeof(empty), s, len))
 			continue; /* empty item, e.g. a trailing comma */
 		eq = memchr(s, '=', len);
+		if (eq == NULL && n > 0 && list_key(e[n - 1].name)) {
+			/* trunks=10,20-30: one more item of the list */
+			size_t have = strlen(e[n - 1].value);
+
+			if (have + 1 + len >= CFG_VALUE_LEN)
+				return kv_item_err(c, s, len,
+						   "a shorter value");
+			e[n - 1].value[have] = ',';
+			memcpy(e[n - 1].value + have + 1, s, len);
+			e[n - 1].value[have + 1 + len] = '\0';
+			continue;
+		}
 		if (eq == NULL)
 			return kv_item_err(c, s, len, "KEY=VALUE");
 		if (n == max) {
@@ -1228,6 +1408,8 @@ int vsw_config_port_set_kv(struct vsw_port_conf *pc, const char *kvlist,
 		}
 		ret = parse_key(&c, k, e[i].value, &tmp);
 	}
+	if (ret == 0)
+		ret = check_vlan(&c, &tmp);
 	if (ret == 0)
 		*pc = tmp;
 	return ret;

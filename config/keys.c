@@ -24,7 +24,8 @@ _Static_assert(VSW_KEY_VHOST == 1u << VSW_PORT_VHOST, "port kind bits");
 _Static_assert(VSW_KEY_ETHDEV == 1u << VSW_PORT_ETHDEV, "port kind bits");
 _Static_assert(sizeof(enum vsw_port_type) == sizeof(unsigned int) &&
 		       sizeof(enum vsw_vhost_mode) == sizeof(unsigned int) &&
-		       sizeof(enum vsw_poll_mode) == sizeof(unsigned int),
+		       sizeof(enum vsw_poll_mode) == sizeof(unsigned int) &&
+		       sizeof(enum vsw_vlan_mode) == sizeof(unsigned int),
 	       "CHOICE keys store an unsigned int or a bool");
 
 static const struct vsw_key_choice poll_modes[] = {
@@ -35,6 +36,12 @@ static const struct vsw_key_choice controls[] = {
 	{"read-write", 0}, {"read-only", 1}, {NULL, 0}};
 static const struct vsw_key_choice port_types[] = {
 	{"vhost-user", VSW_PORT_VHOST}, {"ethdev", VSW_PORT_ETHDEV}, {NULL, 0}};
+static const struct vsw_key_choice vlan_modes[] = {
+	{"access", VSW_VLAN_ACCESS},
+	{"trunk", VSW_VLAN_TRUNK},
+	{"native-untagged", VSW_VLAN_NATIVE_UNTAGGED},
+	{"native-tagged", VSW_VLAN_NATIVE_TAGGED},
+	{NULL, 0}};
 static const struct vsw_key_choice vhost_modes[] = {
 	{"server", VSW_VHOST_SERVER}, {"client", VSW_VHOST_CLIENT}, {NULL, 0}};
 
@@ -170,6 +177,22 @@ const struct vsw_key vsw_keys[] = {
 	 .type = "any, or MACs separated by spaces", .dflt = "any",
 	 .help = "Source MACs the port may send from; frames from others are "
 		 "dropped."},
+	{"vlan-mode", PT(vlan_mode), .kind = VSW_KIND_CHOICE,
+	 .choices = vlan_modes, .ports = VSW_KEY_ANY, .runtime = true,
+	 .shown = "access with a tag, else trunk",
+	 .help = "As in OVS: access (untagged, in VLAN tag), trunk (tagged, "
+		 "the trunks VLANs), native-*: a trunk whose untagged frames "
+		 "are VLAN tag."},
+	{"tag", PT(tag), .min = 0, .max = VSW_VLAN_MAX, .noun = "a VLAN id",
+	 .note = " (0 = none)", .ports = VSW_KEY_ANY, .runtime = true,
+	 .dflt = "0", .shown = "none",
+	 .help = "The VLAN of an access port, the native VLAN of a native-* "
+		 "port; 0 = none."},
+	{"trunks", PT(trunks), .kind = VSW_KIND_VLANS, .min = 0,
+	 .max = VSW_VLAN_MAX, .ports = VSW_KEY_ANY, .runtime = true,
+	 .type = "VLAN ids and ranges, e.g. 10,20-30", .dflt = "all",
+	 .help = "VLANs a trunk carries tagged (0: untagged frames); all = "
+		 "every VLAN, untagged ones in VLAN 0."},
 };
 
 const size_t vsw_n_keys = sizeof(vsw_keys) / sizeof(vsw_keys[0]);
@@ -265,6 +288,11 @@ const char *vsw_poll_mode_str(enum vsw_poll_mode m)
 	return word_of(poll_modes, m);
 }
 
+const char *vsw_vlan_mode_str(enum vsw_vlan_mode m)
+{
+	return word_of(vlan_modes, m);
+}
+
 /* ---- the printed table ---- */
 
 enum { COL_KEY, COL_PORTS, COL_TYPE, COL_RANGE, COL_DFLT, COL_RUN, NCOL };
@@ -298,6 +326,9 @@ static void range_str(const struct vsw_key *k, char *b, size_t len)
 	case VSW_KIND_MACS:
 		snprintf(b, len, "%u..%u unicast MACs", k->min, k->max);
 		break;
+	case VSW_KIND_VLANS:
+		snprintf(b, len, "%u..%u", k->min, k->max);
+		break;
 	}
 }
 
@@ -311,6 +342,7 @@ static void type_str(const struct vsw_key *k, bool md, char *b, size_t len)
 		[VSW_KIND_OCTAL] = "octal",
 		[VSW_KIND_LCORES] = "lcore ids",
 		[VSW_KIND_MACS] = "MACs",
+		[VSW_KIND_VLANS] = "VLAN ids",
 	};
 
 	b[0] = '\0';

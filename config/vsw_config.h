@@ -40,6 +40,16 @@
 enum vsw_port_type { VSW_PORT_VHOST = 0, VSW_PORT_ETHDEV = 1 };
 enum vsw_vhost_mode { VSW_VHOST_SERVER = 0, VSW_VHOST_CLIENT = 1 };
 enum vsw_poll_mode { VSW_POLL_BUSY = 0, VSW_POLL_ADAPTIVE = 1 };
+/* OVS's vlan_mode; AUTO (not given): access when tag is set, else trunk */
+enum vsw_vlan_mode {
+	VSW_VLAN_AUTO = 0,
+	VSW_VLAN_ACCESS = 1,
+	VSW_VLAN_TRUNK = 2,
+	VSW_VLAN_NATIVE_UNTAGGED = 3,
+	VSW_VLAN_NATIVE_TAGGED = 4,
+};
+#define VSW_VLAN_MAX 4094 /* highest VLAN id a port may carry */
+#define VSW_VLAN_WORDS 64 /* uint64_t words of a 4096-bit VLAN set */
 
 struct vsw_switch_conf {
 	unsigned int burst;		   /* 1..VSW_BURST_MAX, default 32 */
@@ -84,7 +94,12 @@ struct vsw_port_conf {
 	/* source MACs the port may send from; 0 = any */
 	unsigned int n_allowed;
 	uint8_t allowed[VSW_MAX_ALLOWED_MACS][6];
-	unsigned int txq; /* ethdev only; 0 = one per worker */
+	/* VLANs (OVS's meaning): vlan-mode, tag (0 = none), trunks */
+	enum vsw_vlan_mode vlan_mode;
+	unsigned int tag;
+	bool trunks_set;		 /* false: every VLAN (trunks empty) */
+	uint64_t trunks[VSW_VLAN_WORDS]; /* bit v: VLAN v listed */
+	unsigned int txq;		 /* ethdev only; 0 = one per worker */
 	/* optional pinning: rx queue i is polled by lcore lcores[i % n] */
 	unsigned int n_lcores;
 	unsigned int lcores[VSW_MAX_QUEUES];
@@ -186,9 +201,20 @@ bool vsw_config_port_name_ok(const char *name);
 /* A [switch] key that only the config file sets (run-dir, mbufs...). */
 bool vsw_config_switch_key_fixed(const char *key);
 
+/* The port's VLAN mode: vlan_mode, or access/trunk when it was not given. */
+enum vsw_vlan_mode vsw_config_vlan_mode(const struct vsw_port_conf *pc);
+
+/* Does the port carry VLAN @v (0: untagged frames on a trunk)? */
+bool vsw_config_vlan_member(const struct vsw_port_conf *pc, unsigned int v);
+
+/* "10,20-30" (or "all") for logs and views. */
+void vsw_config_trunks_str(const struct vsw_port_conf *pc, char *buf,
+			   size_t len);
+
 /* Strings for enum values ("vhost-user", "server", "busy", ...). */
 const char *vsw_port_type_str(enum vsw_port_type t);
 const char *vsw_vhost_mode_str(enum vsw_vhost_mode m);
 const char *vsw_poll_mode_str(enum vsw_poll_mode m);
+const char *vsw_vlan_mode_str(enum vsw_vlan_mode m);
 
 #endif /* VSW_CONFIG_H */

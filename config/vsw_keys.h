@@ -30,6 +30,7 @@ enum vsw_key_kind {
 	VSW_KIND_OCTAL,	 /* octal min..max holding min's bits */
 	VSW_KIND_LCORES, /* comma-separated ids min..max, up to 16 */
 	VSW_KIND_MACS,	 /* "any" or up to max unicast MACs */
+	VSW_KIND_VLANS,	 /* "" or "all", or VLAN ids and ranges min..max */
 };
 
 /* Port kinds that accept a port key: bit (1u << enum vsw_port_type). */

@@ -206,6 +206,19 @@ static void add_allowed_macs(struct rte_tel_data *d, const struct vsw_port *p)
 	rte_tel_data_add_dict_container(d, "allowed_macs", a, 0);
 }
 
+/* vlan_mode (as in effect), tag (0: none), trunks ("all" or "10,20-30"). */
+static void add_vlans(struct rte_tel_data *d, const struct vsw_port *p)
+{
+	char trunks[VSW_ERR_MAX];
+
+	rte_tel_data_add_dict_string(
+		d, "vlan_mode",
+		vsw_vlan_mode_str(vsw_config_vlan_mode(&p->conf)));
+	rte_tel_data_add_dict_u64(d, "tag", p->conf.tag);
+	vsw_config_trunks_str(&p->conf, trunks, sizeof(trunks));
+	add_long_string(d, "trunks", trunks);
+}
+
 static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 {
 	char key[64];
@@ -238,6 +251,7 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 				  vsw_fdb_port_count(vsw.fdb, p->id));
 	rte_tel_data_add_dict_u64(d, "macs_limited", s.macs_limited);
 	add_allowed_macs(d, p);
+	add_vlans(d, p);
 	rte_tel_data_add_dict_int(d, "vid", pi.vid);
 	rte_tel_data_add_dict_u64(d, "connects", p->connects);
 	rte_tel_data_add_dict_u64(d, "tx_queues_shared", pi.tx_queues_shared);

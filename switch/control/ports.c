@@ -161,11 +161,21 @@ int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
 	return 0;
 }
 
+static bool vlans_changed(const struct vsw_port_conf *a,
+			  const struct vsw_port_conf *b)
+{
+	return vsw_config_vlan_mode(a) != vsw_config_vlan_mode(b) ||
+	       a->tag != b->tag || a->trunks_set != b->trunks_set ||
+	       memcmp(a->trunks, b->trunks, sizeof(a->trunks)) != 0;
+}
+
 /*
- * Change a port's runtime settings (max-macs, mtu, allowed-macs): the new
- * limits reach the workers with the next table; learned entries of a port
- * whose allowed MACs changed are flushed (they may name a MAC it may no
- * longer use).
+ * Change a port's runtime settings (max-macs, mtu, allowed-macs, VLANs):
+ * the new limits reach the workers with the next table; learned entries
+ * of a port whose allowed MACs or VLANs changed are flushed (they may name
+ * a MAC it may no longer use, or a VLAN it no longer carries; the workers
+ * also ignore an entry whose port is not in the frame's VLAN).  Other
+ * ports' traffic goes on: only the table changes.
  */
 int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
 		     const char *kvlist, char *err, size_t errlen)
@@ -194,7 +204,8 @@ int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
 	}
 	vsw_fdb_set_port_limit(sw->fdb, p->id, pc.max_macs);
 	if (pc.n_allowed != old.n_allowed ||
-	    memcmp(pc.allowed, old.allowed, sizeof(pc.allowed)) != 0)
+	    memcmp(pc.allowed, old.allowed, sizeof(pc.allowed)) != 0 ||
+	    vlans_changed(&pc, &old))
 		vsw_fdb_flush(sw->fdb, p->id, false);
 	VSW_LOG(INFO, "%s: set %s", p->name, kvlist);
 	return 0;

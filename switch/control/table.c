@@ -3,8 +3,8 @@
  * The datapath table and its publication.
  *
  * Control builds a complete new table (ports by id, flood list, the rx
- * queues of every worker, the worker parameters, each port's frame limits
- * and allowed MACs), publishes it with a release store and waits two grace
+ * queues of every worker, the worker parameters, each port's frame limits,
+ * allowed MACs and VLANs), publishes it with a release store and waits two grace
  * periods (the table rule in datapath/table.h): after the first every worker has
  * seen the new pointer; after the second every worker has finished the
  * iteration that flushed what it buffered under the old table through the
@@ -24,6 +24,7 @@
 
 #include "debug.h"
 #include "control.h"
+#include "vlan.h"
 #include "vsw.h"
 
 /* Wait until every worker has passed a quiescent state. Control only. */
@@ -131,6 +132,18 @@ static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
 	}
 }
 
+/*
+ * The VLANs of every port (datapath/vlan.h): what its untagged frames
+ * are, which VLAN it sends untagged, and the ports of each VLAN.  A table
+ * where no port has a VLAN setting keeps the plain path (vlans false).
+ */
+static void fill_vlans(const struct vsw_switch *sw, struct vsw_dp *dp)
+{
+	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++)
+		if (sw->ports[id] != NULL)
+			vsw_vlan_fill_port(dp, id, &sw->ports[id]->conf);
+}
+
 static void fill_params(const struct vsw_switch *sw, struct vsw_params *par)
 {
 	const struct vsw_switch_conf *c = &sw->cfg.sw;
@@ -157,6 +170,7 @@ int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen)
 	}
 	fill_params(sw, &dp->par);
 	fill_ports(sw, dp);
+	fill_vlans(sw, dp);
 	for (uint16_t id = 0; id < VSW_MAX_PORTS && rc == 0; id++) {
 		if (sw->ports[id] == NULL)
 			continue;

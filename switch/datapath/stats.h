@@ -22,6 +22,12 @@
 	X(OVERSIZE, oversize, rx, "longer than the ingress port's mtu + 18")   \
 	X(SRC_NOT_ALLOWED, src_not_allowed, rx,                                \
 	  "source MAC not in the port's allowed-macs")                         \
+	X(VLAN_TAGGED_ON_ACCESS, vlan_tagged_on_access, rx,                    \
+	  "802.1Q-tagged frame (VID 1..4095) on an access port")               \
+	X(VLAN_QINQ, vlan_qinq, rx,                                            \
+	  "on an access port: an S-tag (0x88a8) or a second tag")              \
+	X(VLAN_NOT_ALLOWED, vlan_not_allowed, rx,                              \
+	  "VLAN the ingress port does not carry (trunks, native VLAN)")        \
 	X(HAIRPIN, hairpin, rx, "destination learned on the ingress port")     \
 	X(NO_PORT, no_port, rx, "flood with no other port up")                 \
 	X(UNPOLLED, unpolled, rx,                                              \
@@ -30,7 +36,9 @@
 	X(TOO_BIG, too_big, tx,                                                \
 	  "longer than the output's mtu + 18 or its guest's buffers, or "      \
 	  "chained for a port that sends no chains")                           \
-	X(PORT_DOWN, port_down, tx, "output port down or guest gone")
+	X(PORT_DOWN, port_down, tx, "output port down or guest gone")          \
+	X(VLAN_NO_ROOM, vlan_no_room, tx,                                      \
+	  "no headroom or mbuf to add or strip the output's VLAN tag")
 
 enum vsw_drop_reason {
 #define X(e, k, s, d) VSW_DROP_##e,

@@ -2,7 +2,8 @@
 /*
  * The datapath table: what control publishes and workers read through
  * one RCU pointer (struct vsw_switch dp): the ports by id, the flood
- * list, each worker's rx queues and the worker parameters.  Immutable
+ * list, each worker's rx queues, the worker parameters and the ports of
+ * every VLAN.  Immutable
  * once published; built by control/table.c.
  *
  * The table rule (review H2): a worker may use a table from its load at
@@ -52,7 +53,14 @@ struct vsw_dp_port {
 	bool tx_chains;	    /* the port sends multi-segment mbufs */
 	uint8_t n_allowed;  /* allowed source MACs; 0 = any */
 	uint64_t allowed[VSW_MAX_ALLOWED_MACS]; /* 48-bit MACs as in FDB keys */
+	/* VLANs (used when the table's vlans is set; datapath/vlan.h) */
+	bool access;	    /* tagged frames are dropped */
+	uint16_t vid0;	    /* VLAN of untagged and priority-tagged frames */
+	uint16_t untag_vid; /* VLAN sent untagged; VSW_NO_VID: none */
 };
+
+#define VSW_NO_VID 0xffff
+#define VSW_N_VIDS 4096
 
 /* The datapath table: immutable once published. */
 struct vsw_dp {
@@ -63,6 +71,9 @@ struct vsw_dp {
 	struct vsw_dp_port pp[VSW_MAX_PORTS];
 	uint16_t n_flood;
 	uint16_t flood[VSW_MAX_PORTS]; /* every port id, in id order */
+	/* some port has a VLAN setting: frames take the VLAN path */
+	bool vlans;
+	uint64_t vlan_ports[VSW_N_VIDS]; /* VLAN -> bit per port carrying it */
 	struct {
 		uint16_t n;
 		struct vsw_rxq_ref rxq[VSW_MAX_WORKER_RXQ];

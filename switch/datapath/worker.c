@@ -19,6 +19,10 @@
  * blocking the frames queued behind it.  A flooded frame gets one
  * reference per copy on every segment (a chain shares its tail too).
  *
+ * With VLANs (datapath/vlan.h) a frame gets its VLAN where it enters (or
+ * a vlan_* drop), is learned, looked up and flooded in it and leaves tagged
+ * or not as each output wants; without them frames are never touched.
+ *
  * When the table changes, the worker first flushes everything it buffered
  * through the old table (valid for one more iteration: the table rule in
  * table.h), so a removed port or a moved rx queue leaves nothing behind and
@@ -38,6 +42,7 @@
 
 #include "debug.h"
 #include "frame.h"
+#include "vlan.h"
 #include "vsw.h"
 
 #define DROPPED 0xff
@@ -155,7 +160,9 @@ static inline void append(struct vsw_worker *w, const struct vsw_dp *dp,
 
 /* The ports a frame from @in is flooded to: every up port but @in. */
 struct flood_set {
-	int16_t k; /* -1: not computed yet for this burst */
+	int16_t k;	 /* -1: not computed yet for this burst */
+	uint16_t v;	 /* with VLANs: the VLAN it was computed for */
+	int16_t n_untag; /* with VLANs: outs[0..n_untag) send v untagged */
 	uint16_t outs[VSW_MAX_PORTS];
 };
 
@@ -193,6 +200,64 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 		append(w, dp, fs->outs[i], m, now);
 }
 
+/*
+ * Give @m (one reference) to the @k ports @outs, as action @a makes it
+ * (vlan.h); a frame that cannot be tagged is dropped for each of them.
+ */
+static inline void vlan_give(struct vsw_worker *w, const struct vsw_dp *dp,
+			     const uint16_t *outs, int16_t k,
+			     struct rte_mbuf *m, enum vsw_vlan_act a,
+			     uint16_t v, uint64_t now)
+{
+	if (k <= 0 || m == NULL || !vsw_vlan_apply(m, a, v)) {
+		for (int16_t i = 0; i < k; i++)
+			w->ctrs[outs[i]].drops[VSW_DROP_VLAN_NO_ROOM]++;
+		rte_pktmbuf_free(m); /* (NULL-safe) */
+		return;
+	}
+	if (k > 1)
+		rte_pktmbuf_refcnt_update(m, (int16_t)(k - 1));
+	for (int16_t i = 0; i < k; i++)
+		append(w, dp, outs[i], m, now);
+}
+
+/*
+ * Flood @m of VLAN @v: to the VLAN's other up ports; those that send it
+ * untagged and those that send it tagged get one frame each (a copy when
+ * both are there).
+ */
+static void flood_vlan(struct vsw_worker *w, const struct vsw_dp *dp,
+		       uint16_t in, struct rte_mbuf *m, uint16_t v,
+		       uint64_t now, struct flood_set *fs)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	enum vsw_vlan_act au, at;
+	int16_t nu, nt;
+
+	if (fs->k < 0 || fs->v != v) {
+		fs->k = vsw_vlan_flood_set(dp, in, v, fs->outs, &fs->n_untag);
+		fs->v = v;
+	}
+	if (fs->k == 0) {
+		drop_pkt(&w->ctrs[in], VSW_DROP_NO_PORT, m);
+		return;
+	}
+	w->ctrs[in].flooded++;
+	w->ctrs[in].flood_copies += (uint64_t)fs->k;
+	nu = fs->n_untag;
+	nt = (int16_t)(fs->k - nu);
+	au = vsw_vlan_action(d, v, true);
+	at = vsw_vlan_action(d, v, false);
+	if (nu == 0 || nt == 0 || au == at) {
+		vlan_give(w, dp, fs->outs, fs->k, m, nu ? au : at, v, now);
+		return;
+	}
+	/* the copy first: vlan_give changes m */
+	vlan_give(w, dp, fs->outs + nu, nt,
+		  rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX), at, v, now);
+	vlan_give(w, dp, fs->outs, nu, m, au, v, now);
+}
+
 /* Is the source MAC of @key one the port may use? (allowed-macs set) */
 static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
 {
@@ -211,16 +276,20 @@ static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
  * sources and unicast destinations (a run of one address counts once),
  * then learn the sources and look up the destinations in bulk (every
  * bucket prefetched before the first probe, so the misses of a large FDB
- * overlap), then append each packet to its output buffer(s).
+ * overlap), then append each packet to its output buffer(s).  Compiled
+ * twice, with and without VLANs (@vlans a constant), so that a table
+ * without them runs the plain path with no VLAN test at all.
  */
-static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
-			  uint16_t in, struct rte_mbuf **pkts, uint16_t n,
-			  uint32_t now_s, uint64_t now)
+static inline __attribute__((always_inline)) void
+forward_burst_t(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
+		struct rte_mbuf **pkts, uint16_t n, uint32_t now_s,
+		uint64_t now, const bool vlans)
 {
 	struct vsw_port_ctrs *ic = &w->ctrs[in];
 	const struct vsw_dp_port *ip = &dp->pp[in];
 	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX], srcs[VSW_BURST_MAX];
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
+	uint16_t vid[VSW_BURST_MAX]; /* with VLANs: each frame's VLAN */
 	uint64_t last_src = 0, last_dst = 0;
 	unsigned int nu = 0, ns = 0;
 	struct flood_set fs;
@@ -254,6 +323,17 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 			cls[i] = DROPPED;
 			continue;
 		}
+		if (vlans) {
+			int r = vsw_vlan_in(
+				dp, in, rte_pktmbuf_mtod(m, const uint8_t *),
+				m->data_len, &f, &vid[i]);
+
+			if (r >= 0) {
+				drop_pkt(ic, (enum vsw_drop_reason)r, m);
+				cls[i] = DROPPED;
+				continue;
+			}
+		}
 		if (f.src_key != last_src) {
 			srcs[ns++] = f.src_key;
 			last_src = f.src_key;
@@ -282,19 +362,45 @@ static void forward_burst(struct vsw_worker *w, const struct vsw_dp *dp,
 		if (cls[i] == DROPPED)
 			continue;
 		if (cls[i] != VSW_FRAME_UNICAST || vals[uidx[i]] == 0) {
-			flood(w, dp, in, m, now, &fs);
+			if (vlans)
+				flood_vlan(w, dp, in, m, vid[i], now, &fs);
+			else
+				flood(w, dp, in, m, now, &fs);
 			continue;
 		}
 		out = vsw_fdb_val_port(vals[uidx[i]]);
 		if (out == in) {
 			drop_pkt(ic, VSW_DROP_HAIRPIN, m);
-		} else if (out >= VSW_MAX_PORTS || dp->ports[out] == NULL) {
-			flood(w, dp, in, m, now, &fs); /* stale: port removed */
+		} else if (out >= VSW_MAX_PORTS || dp->ports[out] == NULL ||
+			   (vlans && !(dp->vlan_ports[vid[i]] >> out & 1))) {
+			/* stale: port removed, or no longer in the VLAN */
+			if (vlans)
+				flood_vlan(w, dp, in, m, vid[i], now, &fs);
+			else
+				flood(w, dp, in, m, now, &fs);
 		} else {
 			ic->unicast++;
-			append(w, dp, out, m, now);
+			if (vlans) /* tagged or not as @out wants */
+				vlan_give(
+					w, dp, &out, 1, m,
+					vsw_vlan_action(
+						rte_pktmbuf_mtod(m, uint8_t *),
+						vid[i],
+						dp->pp[out].untag_vid ==
+							vid[i]),
+					vid[i], now);
+			else
+				append(w, dp, out, m, now);
 		}
 	}
+}
+
+static __attribute__((noinline)) void
+forward_burst_vlans(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
+		    struct rte_mbuf **pkts, uint16_t n, uint32_t now_s,
+		    uint64_t now)
+{
+	forward_burst_t(w, dp, in, pkts, n, now_s, now, true);
 }
 
 /* Flush every buffer (@all) or those whose oldest packet is due. */
@@ -330,7 +436,11 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
 		n = p->ops->rx(p, r->q, pkts, dp->par.burst);
 		if (n == 0)
 			continue;
-		forward_burst(w, dp, r->port, pkts, n, now_s, t0);
+		if (dp->vlans)
+			forward_burst_vlans(w, dp, r->port, pkts, n, now_s, t0);
+		else
+			forward_burst_t(w, dp, r->port, pkts, n, now_s, t0,
+					false);
 		t1 = rte_rdtsc();
 		w->rxq[r->port][r->q].packets += n;
 		w->rxq[r->port][r->q].cycles += t1 - t0;

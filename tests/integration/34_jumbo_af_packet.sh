@@ -18,8 +18,8 @@
 
 python3 "$RAWFRAMES" selftest || fail "rawframes.py cannot tell a wrong frame"
 NSA=vswj${ID}a NSB=vswj${ID}b
-veth_ns "$NSA" "vja$ID" "vjA$ID" 10.98.0.1/24 9000
-veth_ns "$NSB" "vjb$ID" "vjB$ID" 10.98.0.2/24 9000
+veth_ns "$NSA" "vjA$ID" 10.98.0.1/24 9000
+veth_ns "$NSB" "vjB$ID" 10.98.0.2/24 9000
 CFG=$T/vsw.conf
 cat >"$CFG" <<EOC
 [switch]
@@ -52,8 +52,8 @@ grep -q " 10 received" "$T/ping.out" || fail "jumbo ping: not 10 replies"
 jctl port b | jq -c '{rx_packets, tx_packets, drop_too_big, drop_oversize}'
 
 note "200 raw 9014-byte frames A -> B, checked byte for byte in B"
-raw_recv big "$NSB" "vjb$ID" 200 30 9014
-ip netns exec "$NSA" python3 "$RAWFRAMES" send "vja$ID" "$(ns_mac "$NSB" "vjb$ID")" 200 9014 ||
+raw_recv big "$NSB" "vjB${ID}p" 200 30 9014
+ip netns exec "$NSA" python3 "$RAWFRAMES" send "vjA${ID}p" "$(ns_mac "$NSB" "vjB${ID}p")" 200 9014 ||
 	fail "raw sender failed"
 rc=0; reap_pid "$RAW_PID" || rc=$?
 cat "$T/big.json"

@@ -14,15 +14,15 @@
 
 python3 "$RAWFRAMES" selftest || fail "rawframes.py cannot tell a wrong frame"
 NS=vswk${ID}
-veth_ns "$NS" "vkn$ID" "vkH$ID" 10.97.0.1/24 9000
+veth_ns "$NS" "vkH$ID" 10.97.0.1/24 9000
 CFG=$(guest_uplink_config "vkH$ID")
 start_vsw "$CFG"
 wait_for 30 "up up" port_is up up
-G=$(mac_of 60); K=$(ns_mac "$NS" "vkn$ID")
+G=$(mac_of 60); K=$(ns_mac "$NS" "vkH${ID}p")
 base=$(info_val mbufs_in_use)
 
 note "guest -> kernel: 1000 frames of 9014 bytes"
-raw_recv k "$NS" "vkn$ID" 1000 60 9014
+raw_recv k "$NS" "vkH${ID}p" 1000 60 9014
 tx0=$(port_ctr up tx_packets)
 start_guest g "$(virtio "$RUN/vm0.sock" "mrg_rxbuf=1")" -- --src-mac "$G" --dst-mac "$K" \
 	--size 9014 --verify --announce 3 --count 1000 --rate 1000 --duration 20 --rx-port none
@@ -40,7 +40,7 @@ start_guest g "$(virtio "$RUN/vm0.sock" "mrg_rxbuf=1")" -- --src-mac "$G" --anno
 	--rx-only --verify --duration 25
 wait_for 60 "vm0 up" port_is vm0 up
 wait_for 30 "guest MAC learned" fdb_has "$G"
-ip netns exec "$NS" python3 "$RAWFRAMES" send "vkn$ID" "$G" 300 9014 || fail "raw sender failed"
+ip netns exec "$NS" python3 "$RAWFRAMES" send "vkH${ID}p" "$G" 300 9014 || fail "raw sender failed"
 wait_guest g
 jq -c '{rx_packets, verified, payload_errors, len_errors, rx_segs_max}' "$T/g.json"
 [ "$(guest_val g verified)" -eq 300 ] || fail "guest verified $(guest_val g verified) of 300 jumbo frames"

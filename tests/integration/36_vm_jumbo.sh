@@ -19,20 +19,16 @@ PREFIXES=("$PREFIX")
 . "$(dirname "$0")/lib_vm.sh"
 
 NS=vswm${ID}
-veth_ns "$NS" "vmn$ID" "vmH$ID" 10.96.0.1/24 9000
+veth_ns "$NS" "vmH$ID" 10.96.0.1/24 9000
 CFG=$(guest_uplink_config "vmH$ID")
 start_vsw "$CFG"
 GIP=10.96.0.2 GMAC=52:54:00:00:00:31
 # the guest answers pings until it has seen 21 and then 10 quiet seconds
 # shellcheck disable=SC2016 # (expanded in the guest)
-"$VM/run-guest" --sock "$RUN/vm0.sock" --mac $GMAC --ip $GIP/24 --log "$T/guest.log" \
-	--host-mtu 9000 --timeout 280 --pidfile "$T/guest.pid" \
-	--cmd '[ "$(cat /sys/class/net/eth0/mtu)" = 9000 ] || { echo "eth0 mtu $(cat /sys/class/net/eth0/mtu)"; exit 3; }; vsw-serve 21 10 240' \
-	2>"$T/guest-err.log" &
-G=$!
-PIDS+=("$G")
-wait_for 20 "QEMU started" test -s "$T/guest.pid"
-PIDS+=("$(cat "$T/guest.pid")")
+vm_start guest --sock "$RUN/vm0.sock" --mac $GMAC --ip $GIP/24 \
+	--host-mtu 9000 --timeout 280 \
+	--cmd '[ "$(cat /sys/class/net/eth0/mtu)" = 9000 ] || { echo "eth0 mtu $(cat /sys/class/net/eth0/mtu)"; exit 3; }; vsw-serve 21 10 240'
+G=$VM_PID
 wait_for 200 "the guest's eth0 up" grep -aq '^VSW-READY:' "$T/guest.log"
 grep -a '^VSW-READY:' "$T/guest.log"
 wait_for 30 "vm0 up" port_is vm0 up

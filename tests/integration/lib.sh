@@ -156,3 +156,21 @@ vhost_config() {
 }
 
 mac_of() { printf '02:00:00:00:00:%02x' "$1"; }
+
+# netns_veth NS DEV: network namespace NS and a veth pair, DEV in the root
+# namespace (for a vsw net_af_packet port) and DEVp inside NS, both up,
+# without IPv6 (no router solicitations or MLD reports on the wire); both
+# removed at cleanup, after vsw and every process stopped
+netns_veth() {
+	local ns=$1 d=$2
+	on_cleanup "ip netns del $ns 2>/dev/null; ip link del $d 2>/dev/null"
+	ip netns add "$ns" || fail "ip netns add $ns"
+	ip link add "$d" type veth peer name "${d}p" || fail "ip link add $d"
+	ip link set "${d}p" netns "$ns" || fail "ip link set ${d}p netns $ns"
+	sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" 2>/dev/null
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
+	ip netns exec "$ns" sysctl -qw "net.ipv6.conf.${d}p.disable_ipv6=1" 2>/dev/null
+	ip link set "$d" up
+	ip netns exec "$ns" ip link set "${d}p" up
+	ip netns exec "$ns" ip link set lo up
+}

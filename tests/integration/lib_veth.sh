@@ -11,23 +11,16 @@ ls /usr/lib/x86_64-linux-gnu/dpdk/pmds-*/librte_net_af_packet.so* >/dev/null 2>&
 	skip "DPDK net_af_packet PMD not installed"
 RAWFRAMES=$VSW_SRC/tests/integration/rawframes.py
 
-# veth_ns NS IF_NS IF_HOST ADDR/PFX MTU: namespace NS holding IF_NS (address
-# ADDR, mtu MTU, up, no IPv6) whose veth peer IF_HOST stays here (mtu MTU,
-# up, no address, no IPv6) for vsw to take
+# veth_ns NS IF_HOST ADDR/PFX MTU: lib.sh's netns_veth (IF_HOST here for
+# vsw, IF_HOSTp in NS, no IPv6), both ends at mtu MTU, IF_HOSTp with ADDR;
+# skips when namespaces cannot be made
 veth_ns() {
-	local ns=$1 a=$2 b=$3 addr=$4 mtu=$5
-	ip netns add "$ns" 2>/dev/null || skip "cannot create network namespaces"
-	on_cleanup "ip netns del $ns 2>/dev/null"
-	ip link add "$b" mtu "$mtu" type veth peer name "$a" mtu "$mtu" 2>/dev/null ||
-		skip "cannot create veth pairs"
-	on_cleanup "ip link del $b 2>/dev/null"
-	sysctl -qw "net.ipv6.conf.$b.disable_ipv6=1"
-	ip link set "$b" up
-	ip link set "$a" netns "$ns"
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip -n "$ns" link set lo up
-	ip -n "$ns" addr add "$addr" dev "$a"
-	ip -n "$ns" link set "$a" up
+	ip netns add "$1-probe" 2>/dev/null || skip "cannot create network namespaces"
+	ip netns del "$1-probe"
+	netns_veth "$1" "$2"
+	ip link set "$2" mtu "$4"
+	ip -n "$1" link set "$2p" mtu "$4"
+	ip -n "$1" addr add "$3" dev "$2p"
 }
 # veth_plain IF_HOST IF_PEER: a veth pair in this namespace, both ends up
 veth_plain() {

@@ -312,7 +312,8 @@ static void test_unknown_keys(void)
 	CHECK(load_fails(PORT0 "queue = 2\n",
 			 "[port vm0] queue = \"2\": expected a port key (type, "
 			 "path, mode, devargs, queues, rxq, txq, lcores, "
-			 "mtu, max-macs, allowed-macs)"));
+			 "mtu, max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
 }
 
 static void test_keys_wrong_type(void)
@@ -320,19 +321,24 @@ static void test_keys_wrong_type(void)
 	CHECK(load_fails(PORT0 "devargs = net_null0\n",
 			 "[port vm0] devargs = \"net_null0\": expected a "
 			 "vhost-user port key (type, path, mode, queues, "
-			 "lcores, mtu, max-macs, allowed-macs)"));
-	CHECK(load_fails(PORT0 "txq = 1\n", "[port vm0] txq = \"1\": expected "
-					    "a vhost-user port key (type, "
-					    "path, mode, queues, lcores, mtu, "
-					    "max-macs, allowed-macs)"));
+			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
+	CHECK(load_fails(PORT0 "txq = 1\n",
+			 "[port vm0] txq = \"1\": expected "
+			 "a vhost-user port key (type, "
+			 "path, mode, queues, lcores, mtu, "
+			 "max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
 	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
 			 "[port e0] path = \"/x.sock\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs)"));
+			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
 	CHECK(load_fails("[port e0]\ntype = ethdev\nmode = server\n",
 			 "[port e0] mode = \"server\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs)"));
+			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+			 "trunks)"));
 }
 
 static void test_non_numeric(void)
@@ -766,6 +772,83 @@ static void test_port_security_keys(void)
 	CHECK(load(PORT0 "max-macs = 16777217\n", &path) < 0);
 }
 
+/* vlan-mode, tag, trunks: OVS's defaults, ranges, lists, the rules. */
+static void test_vlan_keys(void)
+{
+	const char *path;
+	struct vsw_port_conf *p = &cfg.ports[0], pc;
+	char buf[64];
+
+	CHECK(load(PORT0, &path) == 0);
+	CHECK(vsw_config_vlan_mode(p) == VSW_VLAN_TRUNK && p->tag == 0 &&
+	      !p->trunks_set && vsw_config_vlan_member(p, 0) &&
+	      vsw_config_vlan_member(p, 4094) &&
+	      !vsw_config_vlan_member(p, 4095));
+	CHECK(load(PORT0 "tag = 10\n", &path) == 0);
+	CHECK(vsw_config_vlan_mode(p) == VSW_VLAN_ACCESS &&
+	      vsw_config_vlan_member(p, 10) && !vsw_config_vlan_member(p, 0));
+	CHECK(load(PORT0 "trunks = 0, 10,20-22 4094\n", &path) == 0);
+	vsw_config_trunks_str(p, buf, sizeof(buf));
+	CHECK(strcmp(buf, "0,10,20-22,4094") == 0);
+	CHECK(vsw_config_vlan_member(p, 0) && vsw_config_vlan_member(p, 21) &&
+	      !vsw_config_vlan_member(p, 23) && !vsw_config_vlan_member(p, 11));
+	/* native: the tag always, VLAN 0 never (as OVS) */
+	CHECK(load(PORT0 "vlan-mode = native-tagged\ntag = 5\ntrunks = 0,7\n",
+		   &path) == 0);
+	CHECK(vsw_config_vlan_member(p, 5) && vsw_config_vlan_member(p, 7) &&
+	      !vsw_config_vlan_member(p, 0) && !vsw_config_vlan_member(p, 6));
+	CHECK(load(PORT0 "vlan-mode = native-untagged\ntag = 5\n", &path) == 0);
+	CHECK(vsw_config_vlan_member(p, 4094) && !vsw_config_vlan_member(p, 0));
+	CHECK(load_fails(PORT0 "tag = 4095\n",
+			 "[port vm0] tag = \"4095\": expected a VLAN id in "
+			 "0..4094 (0 = none)"));
+	CHECK(load_fails(PORT0 "trunks = 10,5000\n",
+			 "[port vm0] trunks = \"10,5000\": expected \"all\", "
+			 "or VLAN ids 0..4094 and ranges LOW-HIGH separated "
+			 "by commas (e.g. 10,20-30)"));
+	CHECK(load(PORT0 "trunks = 30-20\n", &path) < 0);
+	CHECK(load(PORT0 "trunks = 1-\n", &path) < 0);
+	CHECK(load(PORT0 "trunks = x\n", &path) < 0);
+	CHECK(load(PORT0 "trunks = ,\n", &path) < 0);
+	CHECK(load(PORT0 "trunks = 1-2-3\n", &path) < 0);
+	CHECK(load(PORT0 "vlan-mode = tagged\n", &path) < 0);
+	CHECK(load_fails(PORT0 "vlan-mode = access\n",
+			 "[port vm0] vlan-mode = \"access\": expected a tag = "
+			 "1..4094 with it (or vlan-mode = trunk)"));
+	CHECK(load_fails(PORT0 "vlan-mode = trunk\ntag = 10\n",
+			 "[port vm0] tag = \"10\": expected 0 on a trunk port "
+			 "(vlan-mode = access, native-untagged or "
+			 "native-tagged take a tag)"));
+	CHECK(load_fails(PORT0 "tag = 10\ntrunks = 20\n",
+			 "[port vm0] trunks = \"20\": expected all on an "
+			 "access port (trunks apply to vlan-mode = trunk and "
+			 "native-*)"));
+	/* at run time: the keys of one command together; lists with commas */
+	vsw_config_default(&cfg, NULL);
+	pc = cfg.ports[0];
+	CHECK(vsw_config_port_set_kv(&pc, "tag=20", err, sizeof(err)) == 0);
+	CHECK(vsw_config_vlan_mode(&pc) == VSW_VLAN_ACCESS && pc.tag == 20);
+	CHECK(vsw_config_port_set_kv(&pc, "vlan-mode=trunk", err,
+				     sizeof(err)) == -EINVAL);
+	CHECK(pc.tag == 20);
+	CHECK(vsw_config_port_set_kv(&pc,
+				     "vlan-mode=trunk,tag=0,trunks=10,20-30,"
+				     "mtu=9000",
+				     err, sizeof(err)) == 0);
+	vsw_config_trunks_str(&pc, buf, sizeof(buf));
+	CHECK(strcmp(buf, "10,20-30") == 0 && pc.mtu == 9000);
+	CHECK(vsw_config_port_set_kv(&pc, "trunks=all", err, sizeof(err)) == 0);
+	CHECK(!pc.trunks_set);
+	CHECK(vsw_config_port_set_kv(&pc, "mtu=1500,10", err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK(vsw_config_port_from_kv("v", "type=vhost-user,trunks=1,2,tag=0",
+				      NULL, &pc, err, sizeof(err)) == 0);
+	vsw_config_trunks_str(&pc, buf, sizeof(buf));
+	CHECK(strcmp(buf, "1-2") == 0);
+	CHECK(strcmp(vsw_vlan_mode_str(VSW_VLAN_NATIVE_TAGGED),
+		     "native-tagged") == 0);
+}
+
 static void test_port_set(void)
 {
 	struct vsw_port_conf pc;
@@ -938,7 +1021,8 @@ static void test_key_table(void)
 	CHECK(memcmp(&cfg.sw, &dflt, sizeof(dflt)) == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_PORT,
 				   VSW_KEY_ANY, 1),
-		     "mtu, max-macs, allowed-macs") == 0);
+		     "mtu, max-macs, allowed-macs, vlan-mode, tag, trunks") ==
+	      0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
 		     "run-dir, fdb-size, mbufs, control, port-add-drivers, "
 		     "socket-mode, socket-group") == 0);
@@ -949,7 +1033,7 @@ static void test_key_table(void)
 				      NULL, &pc, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "expected a port key (type, path, mode, devargs, "
 			  "queues, rxq, txq, lcores, mtu, max-macs, "
-			  "allowed-macs)") != NULL);
+			  "allowed-macs, vlan-mode, tag, trunks)") != NULL);
 	CHECK(vsw_config_switch_key_fixed("mbufs") &&
 	      !vsw_config_switch_key_fixed("burst") &&
 	      !vsw_config_switch_key_fixed("nope"));
@@ -1006,6 +1090,7 @@ int main(void)
 	RUN(test_lcores);
 	RUN(test_workers_deprecated);
 	RUN(test_error_resets_cfg);
+	RUN(test_vlan_keys);
 	RUN(test_kv_vhost);
 	RUN(test_kv_devargs_commas);
 	RUN(test_kv_errors);

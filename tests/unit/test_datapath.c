@@ -17,6 +17,7 @@
 
 #include "fake_pool.h"
 #include "fake_port.h"
+#include "vlan.h"
 #include "vsw.h"
 #include "vsw_test.h"
 
@@ -698,6 +699,312 @@ static void test_random(void)
 	teardown(&e);
 }
 
+/* ---- VLANs (datapath/vlan.h) ---- */
+
+#define UNTAGGED (-1)
+#define TPID_Q 0x8100
+#define TPID_AD 0x88a8
+
+/*
+ * Port @id's VLAN settings: @kv as `vswctl port-set` takes them (through
+ * the config parser), then the whole VLAN part of the table rebuilt the
+ * way control/table.c does it.
+ */
+static struct vsw_port_conf vconf[MAX_P];
+
+static void vlan_set(struct env *e, unsigned int id, const char *kv)
+{
+	char err[VSW_ERR_MAX];
+
+	if (vconf[id].name[0] == '\0')
+		snprintf(vconf[id].name, sizeof(vconf[id].name), "p%u", id);
+	if (vsw_config_port_set_kv(&vconf[id], kv, err, sizeof(err)) != 0) {
+		fprintf(stderr, "port-set %s: %s\n", kv, err);
+		exit(1);
+	}
+	e->dp->vlans = false;
+	memset(e->dp->vlan_ports, 0, sizeof(e->dp->vlan_ports));
+	for (unsigned int i = 0; i < e->n; i++)
+		vsw_vlan_fill_port(e->dp, (uint16_t)i, &vconf[i]);
+}
+
+static void vlan_setup(struct env *e, unsigned int n)
+{
+	setup(e, n);
+	memset(vconf, 0, sizeof(vconf));
+}
+
+/*
+ * A frame @dst <- @src: with an outer tag (@tpid, @tci) unless @tci is
+ * UNTAGGED, an inner one when @tci2 is not, then IPv4 and the 4-byte
+ * @marker; 64 bytes in all.
+ */
+static struct rte_mbuf *vframe(struct env *e, const uint8_t *dst,
+			       const uint8_t *src, uint16_t tpid, int tci,
+			       int tci2, uint32_t marker)
+{
+	struct rte_mbuf *m = frame(e, dst, src, 64, 0);
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *), *p = d + 12;
+
+	if (tci != UNTAGGED) {
+		*p++ = (uint8_t)(tpid >> 8), *p++ = (uint8_t)tpid;
+		*p++ = (uint8_t)(tci >> 8), *p++ = (uint8_t)tci;
+	}
+	if (tci2 != UNTAGGED) {
+		*p++ = 0x81, *p++ = 0x00;
+		*p++ = (uint8_t)(tci2 >> 8), *p++ = (uint8_t)tci2;
+	}
+	*p++ = 0x08, *p++ = 0x00;
+	memcpy(p, &marker, sizeof(marker));
+	return m;
+}
+
+/*
+ * Was sent[i] of @port the frame @dst <- @src with the 0x8100 tag @tci
+ * (UNTAGGED: none), then @inner (UNTAGGED: none), then IPv4 and @marker?
+ */
+static bool vsent_is(const struct env *e, unsigned int port, unsigned int i,
+		     const uint8_t *dst, const uint8_t *src, int tci, int inner,
+		     uint32_t marker)
+{
+	const uint8_t *d, *p;
+	uint32_t mk;
+
+	if (i >= e->p[port]->n_sent)
+		return false;
+	d = rte_pktmbuf_mtod(e->p[port]->sent[i], const uint8_t *);
+	p = d + 12;
+	if (memcmp(d, dst, 6) != 0 || memcmp(d + 6, src, 6) != 0)
+		return false;
+	if (tci != UNTAGGED) {
+		if (p[0] != 0x81 || p[1] != 0x00 || (p[2] << 8 | p[3]) != tci)
+			return false;
+		p += 4;
+	}
+	if (inner != UNTAGGED) {
+		if (p[0] != 0x81 || p[1] != 0x00 || (p[2] << 8 | p[3]) != inner)
+			return false;
+		p += 4;
+	}
+	memcpy(&mk, p + 2, sizeof(mk));
+	return p[0] == 0x08 && p[1] == 0x00 && mk == marker &&
+	       e->p[port]->sent[i]->pkt_len == e->p[port]->sent[i]->data_len;
+}
+
+static uint16_t learned_in(const struct env *e, const uint8_t *m, uint16_t vlan)
+{
+	uint64_t v;
+
+	if (!vsw_fdb_lookup(e->fdb, vsw_fdb_key(m, vlan), &v))
+		return VSW_FDB_PORT_NONE;
+	return vsw_fdb_val_port(v);
+}
+
+/*
+ * Two access VLANs and two trunks: p0, p1 access 10; p2 access 20; p3
+ * trunk of 10 and 20; p4 a port without settings (a trunk of all).
+ * Broadcasts stay in their VLAN both ways, tags are pushed for trunks
+ * and popped for access ports, learning is per VLAN.
+ */
+static void test_vlan_isolation(void)
+{
+	struct env e;
+
+	vlan_setup(&e, 5);
+	vlan_set(&e, 0, "tag=10");
+	vlan_set(&e, 1, "vlan-mode=access,tag=10");
+	vlan_set(&e, 2, "tag=20");
+	vlan_set(&e, 3, "vlan-mode=trunk,trunks=10,20");
+	CHECK(e.dp->vlans);
+	/* A on p0 (VLAN 10) broadcasts: p1 untagged, trunks tagged 10 */
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), 0, UNTAGGED, UNTAGGED, 1));
+	poll(&e);
+	CHECK(sent(&e, 0) == 0 && sent(&e, 2) == 0);
+	CHECK(vsent_is(&e, 1, 0, BCAST, mac(0xa), UNTAGGED, UNTAGGED, 1));
+	CHECK(vsent_is(&e, 3, 0, BCAST, mac(0xa), 10, UNTAGGED, 1));
+	CHECK(vsent_is(&e, 4, 0, BCAST, mac(0xa), 10, UNTAGGED, 1));
+	CHECK(ctrs(&e, 0)->flood_copies == 3);
+	CHECK(learned_in(&e, mac(0xa), 10) == 0);
+	CHECK(learned_in(&e, mac(0xa), 0) == VSW_FDB_PORT_NONE);
+	check_counters(&e);
+	drain(&e);
+	/* C on p2 (VLAN 20): never reaches VLAN 10's access ports */
+	push(&e, 2, vframe(&e, BCAST, mac(0xc), 0, UNTAGGED, UNTAGGED, 2));
+	push(&e, 2, vframe(&e, mac(0xa), mac(0xc), 0, UNTAGGED, UNTAGGED, 3));
+	poll(&e);
+	CHECK(sent(&e, 0) == 0 && sent(&e, 1) == 0);
+	CHECK(vsent_is(&e, 3, 0, BCAST, mac(0xc), 20, UNTAGGED, 2));
+	CHECK(vsent_is(&e, 4, 0, BCAST, mac(0xc), 20, UNTAGGED, 2));
+	/* A is unknown in VLAN 20: flooded there, not sent to p0 */
+	CHECK(vsent_is(&e, 3, 1, mac(0xa), mac(0xc), 20, UNTAGGED, 3));
+	drain(&e);
+	/* the trunk: tagged 10 to A reaches p0 untagged (popped) */
+	push(&e, 3, vframe(&e, mac(0xa), mac(0xb), TPID_Q, 10, UNTAGGED, 4));
+	/* tagged 20 to C reaches p2 untagged; p1 learns nothing of it */
+	push(&e, 3, vframe(&e, mac(0xc), mac(0xb), TPID_Q, 20, UNTAGGED, 5));
+	poll(&e);
+	CHECK(sent(&e, 0) == 1 && sent(&e, 1) == 0 && sent(&e, 2) == 1);
+	CHECK(vsent_is(&e, 0, 0, mac(0xa), mac(0xb), UNTAGGED, UNTAGGED, 4));
+	CHECK(vsent_is(&e, 2, 0, mac(0xc), mac(0xb), UNTAGGED, UNTAGGED, 5));
+	CHECK(learned_in(&e, mac(0xb), 10) == 3 &&
+	      learned_in(&e, mac(0xb), 20) == 3);
+	drain(&e);
+	/* A -> B (learned in VLAN 10 on p3): unicast, tag pushed */
+	push(&e, 0, vframe(&e, mac(0xb), mac(0xa), 0, UNTAGGED, UNTAGGED, 6));
+	poll(&e);
+	CHECK(sent(&e, 3) == 1 && sent(&e, 4) == 0);
+	CHECK(vsent_is(&e, 3, 0, mac(0xb), mac(0xa), 10, UNTAGGED, 6));
+	CHECK(ctrs(&e, 0)->unicast == 1);
+	teardown(&e);
+}
+
+/* Every ingress rule's drop reason, and what is let in. */
+static void test_vlan_ingress(void)
+{
+	struct env e;
+
+	vlan_setup(&e, 4);
+	vlan_set(&e, 0, "tag=10");
+	vlan_set(&e, 1, "tag=10");
+	vlan_set(&e, 2, "trunks=10,20");
+	vlan_set(&e, 3, "trunks=0,30");
+	/* access p0: tagged with another (or its own) VLAN */
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 20, UNTAGGED, 1));
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 10, UNTAGGED, 2));
+	/* access p0: double-tagged, S-tagged, priority + inner tag */
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 10, 20, 3));
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_AD, 10, UNTAGGED, 4));
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_AD, 0, UNTAGGED, 5));
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 0, 20, 6));
+	/* access p0: priority-tagged (PCP 5, VID 0) is VLAN 10 */
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 5 << 13, UNTAGGED, 7));
+	poll(&e);
+	CHECK(ctrs(&e, 0)->drops[VSW_DROP_VLAN_TAGGED_ON_ACCESS] == 2);
+	CHECK(ctrs(&e, 0)->drops[VSW_DROP_VLAN_QINQ] == 4);
+	CHECK(ctrs(&e, 0)->flooded == 1);
+	/* p1 gets it untagged (popped), trunk p2 tagged 10 with PCP 5 */
+	CHECK(sent(&e, 1) == 1 && sent(&e, 2) == 1 && sent(&e, 3) == 0);
+	CHECK(vsent_is(&e, 1, 0, BCAST, mac(0xa), UNTAGGED, UNTAGGED, 7));
+	CHECK(vsent_is(&e, 2, 0, BCAST, mac(0xa), 5 << 13 | 10, UNTAGGED, 7));
+	CHECK(learned_port(&e, mac(0xa)) == VSW_FDB_PORT_NONE);
+	check_counters(&e);
+	drain(&e);
+	/* trunk p2 (10, 20): untagged, VLAN 30 and 4095 are not its */
+	push(&e, 2, vframe(&e, BCAST, mac(0xb), 0, UNTAGGED, UNTAGGED, 8));
+	push(&e, 2, vframe(&e, BCAST, mac(0xb), TPID_Q, 30, UNTAGGED, 9));
+	push(&e, 2, vframe(&e, BCAST, mac(0xb), TPID_Q, 4095, UNTAGGED, 10));
+	push(&e, 2, vframe(&e, BCAST, mac(0xb), TPID_Q, 0, UNTAGGED, 11));
+	/* an S-tagged frame is an untagged one on a trunk: dropped here */
+	push(&e, 2, vframe(&e, BCAST, mac(0xb), TPID_AD, 10, UNTAGGED, 12));
+	/* double-tagged 10/20: VLAN 10, one tag popped for access ports */
+	push(&e, 2, vframe(&e, BCAST, mac(0xb), TPID_Q, 10, 20, 13));
+	poll(&e);
+	CHECK(ctrs(&e, 2)->drops[VSW_DROP_VLAN_NOT_ALLOWED] == 5);
+	CHECK(sent(&e, 0) == 1 && sent(&e, 1) == 1 && sent(&e, 3) == 0);
+	CHECK(vsent_is(&e, 0, 0, BCAST, mac(0xb), 20, UNTAGGED, 13));
+	CHECK(vsent_is(&e, 1, 0, BCAST, mac(0xb), 20, UNTAGGED, 13));
+	drain(&e);
+	/* trunk p3 (0, 30): untagged frames in VLAN 0 leave as they came */
+	push(&e, 3, vframe(&e, BCAST, mac(0xd), 0, UNTAGGED, UNTAGGED, 14));
+	push(&e, 3, vframe(&e, BCAST, mac(0xd), TPID_Q, 10, UNTAGGED, 15));
+	poll(&e);
+	CHECK(ctrs(&e, 3)->drops[VSW_DROP_NO_PORT] == 1);
+	CHECK(ctrs(&e, 3)->drops[VSW_DROP_VLAN_NOT_ALLOWED] == 1);
+	teardown(&e);
+}
+
+/* Native VLANs: untagged frames in the tag, sent untagged or tagged. */
+static void test_vlan_native(void)
+{
+	struct env e;
+
+	vlan_setup(&e, 4);
+	vlan_set(&e, 0, "vlan-mode=native-untagged,tag=10,trunks=20");
+	vlan_set(&e, 1, "vlan-mode=native-tagged,tag=10,trunks=20");
+	vlan_set(&e, 2, "tag=10");
+	vlan_set(&e, 3, "tag=20");
+	/* untagged on p0: VLAN 10; p1 tagged, p2 untagged */
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), 0, UNTAGGED, UNTAGGED, 1));
+	/* tagged 10 on p0 (its native VLAN, tagged): the same */
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 10, UNTAGGED, 2));
+	/* tagged 20 on p0: p1 tagged, p3 untagged */
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 20, UNTAGGED, 3));
+	poll(&e);
+	CHECK(sent(&e, 1) == 3 && sent(&e, 2) == 2 && sent(&e, 3) == 1);
+	CHECK(vsent_is(&e, 1, 0, BCAST, mac(0xa), 10, UNTAGGED, 1));
+	CHECK(vsent_is(&e, 2, 0, BCAST, mac(0xa), UNTAGGED, UNTAGGED, 1));
+	CHECK(vsent_is(&e, 1, 1, BCAST, mac(0xa), 10, UNTAGGED, 2));
+	CHECK(vsent_is(&e, 2, 1, BCAST, mac(0xa), UNTAGGED, UNTAGGED, 2));
+	CHECK(vsent_is(&e, 1, 2, BCAST, mac(0xa), 20, UNTAGGED, 3));
+	CHECK(vsent_is(&e, 3, 0, BCAST, mac(0xa), UNTAGGED, UNTAGGED, 3));
+	drain(&e);
+	/* from access p2 (VLAN 10): p0 untagged, p1 tagged */
+	push(&e, 2, vframe(&e, BCAST, mac(0xc), 0, UNTAGGED, UNTAGGED, 4));
+	/* untagged on native-tagged p1: VLAN 10 too */
+	push(&e, 1, vframe(&e, BCAST, mac(0xb), 0, UNTAGGED, UNTAGGED, 5));
+	/* VLAN 30 is neither's */
+	push(&e, 1, vframe(&e, BCAST, mac(0xb), TPID_Q, 30, UNTAGGED, 6));
+	poll(&e);
+	/* (the worker polls p1 before p2) */
+	CHECK(vsent_is(&e, 0, 0, BCAST, mac(0xb), UNTAGGED, UNTAGGED, 5));
+	CHECK(vsent_is(&e, 2, 0, BCAST, mac(0xb), UNTAGGED, UNTAGGED, 5));
+	CHECK(vsent_is(&e, 0, 1, BCAST, mac(0xc), UNTAGGED, UNTAGGED, 4));
+	CHECK(vsent_is(&e, 1, 0, BCAST, mac(0xc), 10, UNTAGGED, 4));
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_VLAN_NOT_ALLOWED] == 1);
+	teardown(&e);
+}
+
+/*
+ * A port's VLAN changes (port-set tag=20): an entry it learned in its old
+ * VLAN no longer sends frames to it; a tag that finds no headroom is
+ * dropped for that output (vlan_no_room); a port without settings next
+ * to VLAN ports keeps priority tags in VLAN 0 as they are.
+ */
+static void test_vlan_change(void)
+{
+	struct env e;
+	struct rte_mbuf *m;
+
+	vlan_setup(&e, 4);
+	vlan_set(&e, 0, "tag=10");
+	vlan_set(&e, 1, "tag=10");
+	vlan_set(&e, 2, "trunks=10,20");
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), 0, UNTAGGED, UNTAGGED, 1));
+	poll(&e);
+	CHECK(learned_in(&e, mac(0xa), 10) == 0);
+	drain(&e);
+	vlan_set(&e, 0, "tag=20");
+	push(&e, 1, vframe(&e, mac(0xa), mac(0xb), 0, UNTAGGED, UNTAGGED, 2));
+	poll(&e);
+	CHECK(sent(&e, 0) == 0 && ctrs(&e, 1)->flooded == 1);
+	CHECK(vsent_is(&e, 2, 0, mac(0xa), mac(0xb), 10, UNTAGGED, 2));
+	drain(&e);
+	/* no headroom for the tag: dropped for both trunks */
+	m = rte_pktmbuf_alloc(e.pool->mp);
+	m->data_off = 0;
+	CHECK(rte_pktmbuf_append(m, 64) != NULL);
+	memset(rte_pktmbuf_mtod(m, uint8_t *), 0, 64);
+	memcpy(rte_pktmbuf_mtod(m, uint8_t *), BCAST, 6);
+	memcpy(rte_pktmbuf_mtod(m, uint8_t *) + 6, mac(0xb), 6);
+	push(&e, 1, m);
+	poll(&e);
+	CHECK(ctrs(&e, 2)->drops[VSW_DROP_VLAN_NO_ROOM] == 1);
+	CHECK(ctrs(&e, 3)->drops[VSW_DROP_VLAN_NO_ROOM] == 1);
+	CHECK(sent(&e, 2) == 0 && sent(&e, 3) == 0);
+	check_counters(&e);
+	drain(&e);
+	/* VLAN 0 between trunks: a priority tag passes untouched */
+	push(&e, 3, vframe(&e, BCAST, mac(0xd), TPID_Q, 3 << 13, UNTAGGED, 3));
+	poll(&e);
+	CHECK(sent(&e, 0) == 0 && sent(&e, 1) == 0 && sent(&e, 2) == 0);
+	CHECK(ctrs(&e, 3)->drops[VSW_DROP_NO_PORT] == 1);
+	vlan_set(&e, 2, "trunks=all");
+	push(&e, 3, vframe(&e, BCAST, mac(0xd), TPID_Q, 3 << 13, UNTAGGED, 4));
+	poll(&e);
+	CHECK(vsent_is(&e, 2, 0, BCAST, mac(0xd), 3 << 13, UNTAGGED, 4));
+	teardown(&e);
+}
+
 int main(void)
 {
 	RUN(test_learning);
@@ -711,6 +1018,10 @@ int main(void)
 	RUN(test_flush_now);
 	RUN(test_flush_interval);
 	RUN(test_random);
+	RUN(test_vlan_isolation);
+	RUN(test_vlan_ingress);
+	RUN(test_vlan_native);
+	RUN(test_vlan_change);
 	/* the forwarding code never reached the switch's globals */
 	CHECK(vsw.fdb == NULL && vsw.dp == NULL);
 	return TEST_EXIT();

@@ -50,13 +50,16 @@ static const struct verb verbs[] = {
 	 "add a port; KEY=VALUE: type=vhost-user path=SOCK\n"
 	 "mode=server|client [queues=N], or type=ethdev\n"
 	 "devargs=ARGS [rxq=N] [txq=N]; any type: [lcores=L]\n"
-	 "[mtu=N] [max-macs=N] [allowed-macs=\"MAC...\"]",
+	 "[mtu=N] [max-macs=N] [allowed-macs=\"MAC...\"]\n"
+	 "[vlan-mode=M] [tag=N] [trunks=10,20-30]",
 	 verb_port_add, "NAME type=vhost-user|ethdev KEY=VALUE..."},
 	{"port-del", 1, 1, "NAME", "remove a port", verb_port_del,
 	 "a port NAME"},
 	{"port-set", 2, -1, "NAME KEY=VALUE...",
 	 "change a port at run time; KEY=VALUE: mtu=N\n"
-	 "max-macs=N allowed-macs=\"MAC MAC...\"|any",
+	 "max-macs=N allowed-macs=\"MAC MAC...\"|any\n"
+	 "vlan-mode=access|trunk|native-untagged|native-tagged\n"
+	 "tag=N trunks=all|10,20-30",
 	 verb_port_set, NULL},
 	{"rxq-move", 3, 3, "PORT QUEUE WORKER",
 	 "move an rx queue to another worker", verb_rxq_move, NULL},

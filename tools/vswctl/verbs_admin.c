@@ -107,6 +107,13 @@ static size_t rest_key(const char *w)
 	return k != NULL && k->rest ? strlen(k->name) + 1 : 0;
 }
 
+/* A list key's value may hold commas: trunks=10,20-30 (never an '='). */
+static int commas_ok(const struct vsw_key *k, const char *w)
+{
+	return (k->kind == VSW_KIND_VLANS || k->kind == VSW_KIND_LCORES) &&
+	       strchr(strchr(w, '=') + 1, '=') == NULL;
+}
+
 /* allowed-macs=...: MACs, which may follow as words of their own. */
 static int is_macs_key(const char *w)
 {
@@ -161,7 +168,8 @@ static int port_add_cmd(int argc, char **argv, char **cmd)
 		} else if (dev != NULL && !is_port_key(w)) {
 			append(&dev, dev[dlen] && w[0] ? "," : "", w);
 			in_macs = 0;
-		} else if (!is_port_key(w) || strchr(w, ',') != NULL) {
+		} else if (!is_port_key(w) || (strchr(w, ',') != NULL &&
+					       !commas_ok(port_key_of(w), w))) {
 			free(dev);
 			return usage_error("'port-add': bad argument '%s' "
 					   "(KEY=VALUE, KEY one of %s)",
@@ -217,10 +225,15 @@ int verb_port_del(struct ctl *ctl, int argc, char **argv)
 
 /* ---- port-set -------------------------------------------------------- */
 
-/* A KEY=VALUE word: KEY a port key, no ',' anywhere (it separates them). */
+/*
+ * A KEY=VALUE word: KEY a port key, no ',' anywhere (it separates them)
+ * but in the value of a list key (trunks=10,20-30).
+ */
 static int kv_word_ok(const char *w)
 {
-	return port_key_of(w) != NULL && strchr(w, ',') == NULL;
+	const struct vsw_key *k = port_key_of(w);
+
+	return k != NULL && (strchr(w, ',') == NULL || commas_ok(k, w));
 }
 
 /* Append "KEY = VALUE" of the word w to *msg, after ", " if not first. */
@@ -257,7 +270,7 @@ static int port_set_cmd(int argc, char **argv, char **cmd, char **msg)
 		if (!kv_word_ok(w) || !port_key_of(w)->runtime)
 			return usage_error(
 				"'port-set': bad argument '%s' (KEY=VALUE, KEY "
-				"one of %s; no ',')",
+				"one of %s; no ',' but in a list)",
 				w,
 				vsw_keys_list(list, sizeof(list), VSW_SECT_PORT,
 					      VSW_KEY_ANY, 1));

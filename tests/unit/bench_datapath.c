@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Cycles per packet of the real forwarding code (switch/datapath/worker.c)
+ * on the fake ports of the unit test: no EAL, no guest, no other thread,
+ * so the figure is the worker's own and barely moves between runs (a
+ * shared machine's noise lands in the slower samples; the best is quoted).
+ * Port p0 receives bursts of 32 64-byte frames to a MAC known on p1.
+ *
+ *   bench_datapath [plain|access|pop|push] [ITERATIONS]
+ *     plain   no VLAN keys (the plain path)
+ *     access  both ports tag=10: the VLAN path, frames stay untagged
+ *     pop     p0 a trunk of VLAN 10 receiving tagged frames, p1 access 10
+ *     push    p0 access 10, p1 a trunk of VLAN 10
+ *
+ * Prints "MODE: best B median M cycles/packet".  Not a test (docs/
+ * performance.md quotes it).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "fake_pool.h"
+#include "fake_port.h"
+#include "vlan.h"
+#include "vsw.h"
+
+struct vsw_switch vsw;
+int vsw_logtype;
+
+#define BURST 32
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void vlan_keys(struct vsw_dp *dp, const char *mode)
+{
+	static const char *const kv[][3] = {
+		{"access", "tag=10", "tag=10"},
+		{"pop", "trunks=10", "tag=10"},
+		{"push", "tag=10", "trunks=10"},
+	};
+	struct vsw_port_conf pc[2] = {{.name = "p0"}, {.name = "p1"}};
+	char err[VSW_ERR_MAX];
+
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++)
+		for (int p = 0; p < 2 && strcmp(mode, kv[i][0]) == 0; p++)
+			if (vsw_config_port_set_kv(&pc[p], kv[i][p + 1], err,
+						   sizeof(err)) != 0) {
+				fprintf(stderr, "%s\n", err);
+				exit(1);
+			}
+	for (uint16_t p = 0; p < 2; p++)
+		vsw_vlan_fill_port(dp, p, &pc[p]);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "plain";
+	unsigned int iters = argc > 2 ? (unsigned int)atoi(argv[2]) : 20000;
+	struct vsw_fdb_params fp = {.max_entries = 1024, .seed = 7};
+	struct fake_pool *pool =
+		fake_pool_create(4096, RTE_PKTMBUF_HEADROOM + 2048);
+	struct vsw_fdb *fdb = vsw_fdb_create(&fp);
+	struct vsw_dp *dp = aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*dp), 64));
+	struct vsw_worker *w =
+		aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*w), 64));
+	uint64_t *t = calloc(iters, sizeof(*t));
+	static const uint8_t A[6] = {2, 0, 0, 0, 0, 0xa};
+	static const uint8_t B[6] = {2, 0, 0, 0, 0, 0xb};
+	bool tagged = strcmp(mode, "pop") == 0;
+	struct fake_port *p[2];
+
+	if (pool == NULL || fdb == NULL || dp == NULL || w == NULL ||
+	    t == NULL || iters < 10 ||
+	    (strcmp(mode, "plain") && strcmp(mode, "access") && !tagged &&
+	     strcmp(mode, "push"))) {
+		fprintf(stderr, "usage: bench_datapath [plain|access|pop|push] "
+				"[ITERATIONS >= 10]\n");
+		return 2;
+	}
+	memset(dp, 0, sizeof(*dp));
+	memset(w, 0, sizeof(*w));
+	dp->par.burst = BURST;
+	dp->par.tx_retries = 2;
+	dp->fast_len = 1518;
+	for (uint16_t i = 0; i < 2; i++) {
+		p[i] = fake_port_create(i ? "p1" : "p0", i, 1);
+		dp->ports[i] = &p[i]->up;
+		dp->pp[i].max_frame = 1518;
+		dp->pp[i].tx_chains = true;
+		dp->flood[dp->n_flood++] = i;
+		dp->wk[0].rxq[dp->wk[0].n++] =
+			(struct vsw_rxq_ref){.port = i, .q = 0};
+	}
+	vlan_keys(dp, mode);
+	vsw_fdb_add_static(fdb, vsw_fdb_key(B, dp->vlans ? 10 : 0), 1, 1);
+	for (unsigned int it = 0; it < iters; it++) {
+		uint64_t t0;
+
+		for (int k = 0; k < BURST; k++) {
+			struct rte_mbuf *m = rte_pktmbuf_alloc(pool->mp);
+			uint8_t *d =
+				m ? (uint8_t *)rte_pktmbuf_append(m, 64) : NULL;
+
+			if (d == NULL)
+				return 1;
+			memset(d, 0, 64);
+			memcpy(d, B, 6);
+			memcpy(d + 6, A, 6);
+			d[12] = tagged ? 0x81 : 0x08;
+			d[15] = tagged ? 10 : 0;
+			d[16] = tagged ? 0x08 : 0;
+			fake_port_push(p[0], 0, m);
+		}
+		t0 = rte_rdtsc();
+		vsw_worker_poll(w, dp, fdb, 100);
+		t[it] = rte_rdtsc() - t0;
+		if (p[1]->n_sent != BURST) {
+			fprintf(stderr, "p1 got %u frames of %d\n",
+				p[1]->n_sent, BURST);
+			return 1;
+		}
+		fake_port_free_sent(p[1]);
+	}
+	qsort(t, iters, sizeof(*t), cmp_u64);
+	printf("%s: best %.2f median %.2f cycles/packet\n", mode,
+	       (double)t[0] / BURST, (double)t[iters / 2] / BURST);
+	for (int i = 0; i < 2; i++)
+		fake_port_destroy(p[i]);
+	vsw_fdb_destroy(fdb);
+	fake_pool_destroy(pool);
+	free(dp);
+	free(w);
+	free(t);
+	return 0;
+}
