@@ -15,15 +15,34 @@
  * frame for a port that cannot is dropped by the switch as too_big,
  * never handed to a PMD that would send its first segment and leak the
  * rest (review M4).  The MTU is set on the device when the PMD allows it.
+ *
+ * net_af_packet (a kernel interface through a TPACKET_V2 ring, DPDK 22.11)
+ * needs care of its own: the kernel writes each frame into a ring slot of
+ * `framesz` bytes (devargs, default 2048) at offset 34 (48 at most) and
+ * cuts what does not fit; the PMD copies the slot into ONE mbuf with no
+ * bound check (an overflow, fixed upstream only in 25.11.1: 203e04a9da)
+ * and reports 1518 bytes as its limit whatever framesz is.  So vsw takes
+ * its limit from framesz (a port whose mtu + 18 does not fit a slot whole
+ * is refused: frames would arrive cut) and gives the port a pool of its
+ * own whose mbufs hold a whole slot when the switch's do not.  The PMD
+ * also looks for slot i at i * framesz, which holds only when blocksz is
+ * a multiple of framesz (else it reads headers from inside frames): such
+ * devargs are refused too.  Its MTU is the kernel interface's, which the
+ * operator sets (docs/configuration.md).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_bus.h>
 #include <rte_dev.h>
 #include <rte_devargs.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_kvargs.h>
+#include <rte_mempool.h>
 #include <rte_pci.h>
 #include <rte_spinlock.h>
 
@@ -32,12 +51,29 @@
 #define ETH_RX_DESC VSW_ETH_RX_DESC
 #define ETH_TX_DESC VSW_ETH_TX_DESC
 
+#define AFP_DRIVER "net_af_packet"
+#define AFP_FRAMESZ_DEFAULT 2048 /* the PMD's, 22.11; blocksz: the page */
+/* where TPACKET_V2 puts a frame in its slot: 34 for a 14-byte header, at
+ * most 48 for headers up to 32 bytes */
+#define AFP_RX_OFFSET 48
+#define AFP_POOL_MBUFS 2047 /* per rx queue, own pool */
+#define AFP_POOL_CACHE 64
+
 struct vsw_eth_port {
 	struct vsw_port base;
 	uint16_t port_id; /* the ethdev's; UINT16_MAX until probed */
 	uint16_t n_txq;	  /* tx queues configured */
 	bool txq_shared;  /* fewer txqs than workers: each takes its lock */
 	rte_spinlock_t txq_lock[VSW_MAX_QUEUES];
+	/* net_af_packet: the longest frame its ring slots hold whole (0:
+	 * another PMD), and its own pool when the switch's mbufs are too
+	 * small for a slot (else NULL) */
+	unsigned int afp_whole;
+	struct rte_mempool *rx_mp;
+	/* net_af_packet: the MTU is the kernel interface's, vsw never
+	 * changes it, and the longest frame the PMD reports (1518) is not
+	 * its limit */
+	bool kernel_mtu;
 };
 
 static inline struct vsw_eth_port *eth_cast(struct vsw_port *p)
@@ -112,10 +148,43 @@ static void unprobe(const char *devargs)
 	rte_devargs_reset(&da);
 }
 
+/* The port's own pool, once every mbuf is back; one still out (another
+ * port's tx ring may hold it) keeps the pool (logged, never freed). */
+static void free_rx_pool(struct vsw_eth_port *e)
+{
+	if (e->rx_mp == NULL)
+		return;
+	if (rte_mempool_full(e->rx_mp))
+		rte_mempool_free(e->rx_mp);
+	else
+		PORT_LOG(WARNING,
+			 "%s: %u mbufs of its pool still in use: "
+			 "pool kept",
+			 e->base.name, rte_mempool_in_use_count(e->rx_mp));
+	e->rx_mp = NULL;
+}
+
 static void eth_destroy(struct vsw_port *p)
 {
 	detach(eth_cast(p));
+	free_rx_pool(eth_cast(p));
 	PORT_LOG(INFO, "%s: removed", p->name);
+}
+
+/* The longest frame @mtu allows does not fit af_packet's slots whole. */
+static bool afp_cuts(const struct vsw_eth_port *e, unsigned int mtu)
+{
+	return e->afp_whole != 0 && mtu + VSW_FRAME_OVERHEAD > e->afp_whole;
+}
+
+static void afp_cut_msg(const struct vsw_eth_port *e, unsigned int mtu,
+			char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+		 "port %s: mtu %u needs frames of %u bytes; net_af_packet "
+		 "holds %u whole: give framesz >= %u in its devargs",
+		 e->base.name, mtu, mtu + VSW_FRAME_OVERHEAD, e->afp_whole,
+		 mtu + VSW_FRAME_OVERHEAD + AFP_RX_OFFSET);
 }
 
 /* Control: the PMD's MTU; one that cannot change it keeps the switch's
@@ -123,7 +192,17 @@ static void eth_destroy(struct vsw_port *p)
 static int eth_set_mtu(struct vsw_port *p, unsigned int mtu, char *err,
 		       size_t errlen)
 {
-	int rc = rte_eth_dev_set_mtu(eth_cast(p)->port_id, (uint16_t)mtu);
+	struct vsw_eth_port *e = eth_cast(p);
+	int rc;
+
+	if (afp_cuts(e, mtu)) {
+		if (err != NULL)
+			afp_cut_msg(e, mtu, err, errlen);
+		return -EINVAL;
+	}
+	if (e->kernel_mtu)
+		return 0; /* the kernel interface's MTU is the operator's */
+	rc = rte_eth_dev_set_mtu(e->port_id, (uint16_t)mtu);
 
 	if (rc == -ENOTSUP)
 		return 0;
@@ -180,7 +259,7 @@ static int probe(struct vsw_eth_port *e, char *err, size_t errlen)
 	return 0;
 }
 
-static int setup_queues(struct vsw_eth_port *e, const struct vsw_port_env *env,
+static int setup_queues(struct vsw_eth_port *e,
 			const struct rte_eth_dev_info *info, uint16_t nrx,
 			uint16_t ntx)
 {
@@ -195,7 +274,9 @@ static int setup_queues(struct vsw_eth_port *e, const struct vsw_port_env *env,
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	if (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
-	if (p->conf.mtu >= info->min_mtu && p->conf.mtu <= info->max_mtu)
+	/* (af_packet: ethdev would check mtu 9000 against its 1518) */
+	if (p->conf.mtu >= info->min_mtu && p->conf.mtu <= info->max_mtu &&
+	    !e->kernel_mtu)
 		conf.rxmode.mtu = p->conf.mtu;
 	p->tx_chains =
 		(conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0;
@@ -204,11 +285,111 @@ static int setup_queues(struct vsw_eth_port *e, const struct vsw_port_env *env,
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &rxd, &txd);
 	for (uint16_t q = 0; rc == 0 && q < nrx; q++)
 		rc = rte_eth_rx_queue_setup(id, q, rxd, sock < 0 ? 0 : sock,
-					    NULL, env->mp);
+					    NULL, p->mp);
 	for (uint16_t q = 0; rc == 0 && q < ntx; q++)
 		rc = rte_eth_tx_queue_setup(id, q, txd, sock < 0 ? 0 : sock,
 					    NULL);
 	return rc;
+}
+
+/* A number in net_af_packet devargs (@dflt, the PMD's default, when
+ * absent). */
+static unsigned int afp_arg(const char *devargs, const char *key,
+			    unsigned int dflt)
+{
+	const char *args = strchr(devargs, ',');
+	unsigned int v = dflt;
+	struct rte_kvargs *kv;
+	const char *val;
+
+	kv = args != NULL ? rte_kvargs_parse(args + 1, NULL) : NULL;
+	if (kv == NULL)
+		return v; /* none, or the PMD refused them already */
+	val = rte_kvargs_get(kv, key);
+	if (val != NULL)
+		v = (unsigned int)strtoul(val, NULL, 0);
+	rte_kvargs_free(kv);
+	return v;
+}
+
+/*
+ * net_af_packet: the frame limit from its slots, and a pool of mbufs that
+ * hold a whole slot when the switch's are smaller (see the top).
+ */
+static int afp_prepare(struct vsw_eth_port *e, const struct vsw_port_env *env,
+		       uint16_t nrx, char *err, size_t errlen)
+{
+	const char *da = e->base.conf.devargs;
+	unsigned int framesz = afp_arg(da, "framesz", AFP_FRAMESZ_DEFAULT);
+	unsigned int blocksz = afp_arg(da, "blocksz", (unsigned)getpagesize());
+	uint32_t room;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	static unsigned int gen;
+
+	if (framesz <= AFP_RX_OFFSET + RTE_ETHER_MIN_LEN) {
+		e->kernel_mtu = false; /* (the kernel refuses such a ring) */
+		return 0;
+	}
+	if (framesz > UINT16_MAX - RTE_PKTMBUF_HEADROOM) {
+		snprintf(err, errlen,
+			 "port %s: net_af_packet framesz %u: an mbuf holds at "
+			 "most %u",
+			 e->base.name, framesz,
+			 UINT16_MAX - RTE_PKTMBUF_HEADROOM);
+		return -EINVAL;
+	}
+	if (blocksz % framesz != 0) {
+		/* the PMD looks for slot i at i * framesz; the kernel puts
+		 * blocksz / framesz slots in each block */
+		snprintf(err, errlen,
+			 "port %s: net_af_packet blocksz %u is not a multiple "
+			 "of framesz %u: the PMD would read its ring wrong",
+			 e->base.name, blocksz, framesz);
+		return -EINVAL;
+	}
+	e->afp_whole = framesz - AFP_RX_OFFSET;
+	if (afp_cuts(e, e->base.conf.mtu)) {
+		afp_cut_msg(e, e->base.conf.mtu, err, errlen);
+		return -EINVAL;
+	}
+	room = rte_pktmbuf_data_room_size(env->mp) - RTE_PKTMBUF_HEADROOM;
+	if (e->afp_whole <= room)
+		return 0;
+	snprintf(name, sizeof(name), "vsw_afp%u_%u", e->base.id, gen++);
+	e->rx_mp = rte_pktmbuf_pool_create(
+		name, AFP_POOL_MBUFS * nrx, AFP_POOL_CACHE, 0,
+		(uint16_t)(framesz + RTE_PKTMBUF_HEADROOM),
+		rte_eth_dev_socket_id(e->port_id) < 0
+			? 0
+			: rte_eth_dev_socket_id(e->port_id));
+	if (e->rx_mp == NULL) {
+		snprintf(err, errlen,
+			 "port %s: cannot allocate %u mbufs of %u bytes for "
+			 "net_af_packet's framesz: %s",
+			 e->base.name, AFP_POOL_MBUFS * nrx, framesz,
+			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	e->base.mp = e->rx_mp;
+	return 0;
+}
+
+/* The device can take frames of mtu + 18: 0, or -EINVAL with a message. */
+static int check_frame_len(struct vsw_eth_port *e,
+			   const struct rte_eth_dev_info *info, char *err,
+			   size_t errlen)
+{
+	const struct vsw_port *p = &e->base;
+
+	if (e->kernel_mtu ||
+	    p->conf.mtu + VSW_FRAME_OVERHEAD <= info->max_rx_pktlen)
+		return 0;
+	snprintf(err, errlen,
+		 "port %s: mtu %u needs frames of %u bytes; device "
+		 "\"%s\" takes at most %u",
+		 p->name, p->conf.mtu, p->conf.mtu + VSW_FRAME_OVERHEAD,
+		 p->conf.devargs, info->max_rx_pktlen);
+	return -EINVAL;
 }
 
 static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
@@ -237,15 +418,15 @@ static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
 		rc = -EINVAL;
 		goto fail_msg;
 	}
-	if (p->conf.mtu + VSW_FRAME_OVERHEAD > info.max_rx_pktlen) {
-		snprintf(err, errlen,
-			 "port %s: mtu %u needs frames of %u bytes; device "
-			 "\"%s\" takes at most %u",
-			 p->name, p->conf.mtu, p->conf.mtu + VSW_FRAME_OVERHEAD,
-			 p->conf.devargs, info.max_rx_pktlen);
-		rc = -EINVAL;
+	/* (not net_tap: it reports 1522 too, but its tx drops frames above
+	 * the ethdev MTU, which ethdev keeps within those 1522 bytes) */
+	e->kernel_mtu = strcmp(info.driver_name, AFP_DRIVER) == 0;
+	if (strcmp(info.driver_name, AFP_DRIVER) == 0)
+		rc = afp_prepare(e, env, nrx, err, errlen);
+	if (rc == 0)
+		rc = check_frame_len(e, &info, err, errlen);
+	if (rc < 0)
 		goto fail_msg;
-	}
 	ntx = (uint16_t)(p->conf.txq ? p->conf.txq : env->n_workers);
 	if (ntx > info.max_tx_queues)
 		ntx = info.max_tx_queues;
@@ -258,7 +439,7 @@ static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
 		goto fail_msg;
 	}
 	e->txq_shared = ntx < env->n_workers;
-	rc = setup_queues(e, env, &info, nrx, ntx);
+	rc = setup_queues(e, &info, nrx, ntx);
 	if (rc == 0) {
 		rte_eth_promiscuous_enable(e->port_id); /* may be ENOTSUP */
 		rc = rte_eth_dev_start(e->port_id);
@@ -269,10 +450,11 @@ static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
 	p->n_rxq = nrx;
 	e->n_txq = ntx;
 	eth_poll(p);
-	PORT_LOG(INFO, "%s: ethdev %s (port %u), %u rxq, %u txq%s, mtu %u%s",
+	PORT_LOG(INFO, "%s: ethdev %s (port %u), %u rxq, %u txq%s, mtu %u%s%s",
 		 p->name, p->conf.devargs, e->port_id, nrx, ntx,
 		 e->txq_shared ? " (shared, locked)" : "", p->conf.mtu,
-		 p->tx_chains ? "" : ", no chained tx");
+		 p->tx_chains ? "" : ", no chained tx",
+		 e->rx_mp != NULL ? ", own pool of big mbufs" : "");
 	return 0;
 fail:
 	snprintf(err, errlen, "port %s: cannot set up device \"%s\": %s",
@@ -280,6 +462,7 @@ fail:
 fail_msg:
 	/* review L3: detach too, so that the same devargs can be tried again */
 	detach(e);
+	free_rx_pool(e);
 	return rc;
 }
 

@@ -67,6 +67,9 @@ struct vsw_port_info {
 	bool has_peer_queues;
 	uint16_t peer_queues;
 	int vid; /* vhost device id; -1: no guest, or another kind */
+	/* the MTU the peer was given and told us (vhost: QEMU's host_mtu
+	 * through VIRTIO_NET_F_MTU); 0: none told, or another kind */
+	uint16_t peer_mtu;
 	/* workers share a tx queue (ethdev: fewer txqs than workers,
 	 * locked; vhost: fewer queue pairs than workers, which the
 	 * library's per-queue lock serializes) */

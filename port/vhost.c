@@ -118,6 +118,23 @@ static void destroy_connection(int vid)
 	vsw_vhost_map_unlock();
 }
 
+/*
+ * The MTU the guest was given, 0 when none: a frontend that negotiates
+ * VIRTIO_NET_F_MTU (QEMU with host_mtu=N; libvirt's <mtu size='N'/>)
+ * tells the backend with VHOST_USER_NET_SET_MTU before it starts the
+ * rings; librte_vhost (22.11) accepts 68..65535 and offers the feature
+ * and the protocol feature, which vsw leaves on.  The value is QEMU's to
+ * choose: vhost-user has no way for the backend to set it.
+ */
+static uint16_t guest_mtu(int vid)
+{
+	uint16_t mtu = 0;
+
+	if (rte_vhost_get_mtu(vid, &mtu) < 0)
+		return 0;
+	return mtu;
+}
+
 static int new_device(int vid)
 {
 	uint64_t features = 0;
@@ -145,6 +162,7 @@ static int new_device(int vid)
 	qp = nr / 2 > vp->guest_qp ? nr / 2 : vp->guest_qp;
 	__atomic_store_n(&vp->guest_qp, qp, __ATOMIC_RELEASE);
 	vp->nr_qp = vhost_served_qp(qp);
+	__atomic_store_n(&vp->guest_mtu, guest_mtu(vid), __ATOMIC_RELAXED);
 	p->tx_refuses_big = !(features & (1ULL << VIRTIO_NET_F_MRG_RXBUF));
 	for (uint16_t q = 0; q < vp->nr_qp; q++) {
 		int fd = __atomic_exchange_n(&vp->kick_pending[q], -1,
@@ -158,8 +176,9 @@ static int new_device(int vid)
 	pthread_mutex_unlock(&vsw_vhost_reg_lock);
 	PORT_LOG(INFO,
 		 "%s: guest connected (vid %d, %u queue pairs, %smergeable rx "
-		 "buffers)",
-		 p->name, vid, qp, p->tx_refuses_big ? "no " : "");
+		 "buffers, mtu %u)",
+		 p->name, vid, qp, p->tx_refuses_big ? "no " : "",
+		 vp->guest_mtu);
 	wake_control(vp);
 	return 0;
 }
@@ -184,6 +203,7 @@ static void destroy_device(int vid)
 	vsw_vhost_drop_pending_kickfds(vp);
 	__atomic_store_n(&vp->rx_enabled, 0, __ATOMIC_RELEASE);
 	p->tx_refuses_big = false;
+	__atomic_store_n(&vp->guest_mtu, 0, __ATOMIC_RELAXED);
 	vp->vid = -1;
 	p->disconnects++;
 	pthread_mutex_unlock(&vsw_vhost_reg_lock);
@@ -271,8 +291,34 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 	pi->has_peer_queues = true;
 	pi->peer_queues = __atomic_load_n(&vp->guest_qp, __ATOMIC_ACQUIRE);
 	pi->vid = __atomic_load_n(&vp->vid, __ATOMIC_RELAXED);
+	pi->peer_mtu = __atomic_load_n(&vp->guest_mtu, __ATOMIC_RELAXED);
 	/* the library's per-queue lock serializes workers on one pair */
 	pi->tx_queues_shared = vp->n_workers > nr;
+}
+
+/*
+ * Control: a guest told an MTU above the port's sends frames vsw drops
+ * (drop_oversize): say so once per guest and port mtu (upkeep runs after
+ * every connect and after a port-set).
+ */
+static void vhost_upkeep(struct vsw_port *p)
+{
+	struct vsw_vhost_port *vp = vhost_cast(p);
+	unsigned int g = __atomic_load_n(&vp->guest_mtu, __ATOMIC_RELAXED);
+	uint64_t conn = __atomic_load_n(&p->connects, __ATOMIC_RELAXED);
+
+	vsw_vhost_upkeep(p);
+	if (g <= p->conf.mtu ||
+	    (vp->mtu_warned == p->conf.mtu && vp->mtu_warned_conn == conn))
+		return;
+	vp->mtu_warned = p->conf.mtu;
+	vp->mtu_warned_conn = conn;
+	PORT_LOG(WARNING,
+		 "%s: the guest's mtu is %u, the port's %u: its frames above "
+		 "%u bytes are dropped (drop_oversize); give QEMU host_mtu=%u "
+		 "or the port mtu=%u",
+		 p->name, g, p->conf.mtu, p->conf.mtu + VSW_FRAME_OVERHEAD,
+		 p->conf.mtu, g);
 }
 
 static void vhost_destroy(struct vsw_port *p)
@@ -300,7 +346,7 @@ static const struct vsw_port_ops vhost_port_ops = {
 	.rx_notify = vsw_vhost_rx_notify,
 	.rx_drain = vsw_vhost_rx_drain,
 	.queue_info = vsw_vhost_queue_info,
-	.upkeep = vsw_vhost_upkeep,
+	.upkeep = vhost_upkeep,
 	.rx_queues = vhost_rx_queues,
 	.drain_unpolled = vsw_vhost_drain_unpolled,
 	.set_kick_suppression = vsw_vhost_set_kick_suppression,

@@ -63,6 +63,14 @@ struct vsw_vhost_port {
 	uint64_t touched;
 	/* relays interrupts to the guest's call fds (vhost_guard.c) */
 	struct vsw_call_relay *call_relay;
+	/* the MTU the guest's device model gave it and told us
+	 * (VHOST_USER_NET_SET_MTU: QEMU's host_mtu), 0: none; writer: vhost
+	 * thread at connect; reader: control (upkeep warns when it is above
+	 * the port's mtu), telemetry */
+	uint16_t guest_mtu;
+	/* the port mtu and guest connection last warned about (control) */
+	unsigned int mtu_warned;
+	uint64_t mtu_warned_conn;
 	unsigned int n_workers; /* the switch's, at create */
 	/* the switch's hooks: wait for a grace period; wake the control loop
 	 * (may be NULL) */

@@ -265,6 +265,8 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	if (pi.has_peer_queues)
 		rte_tel_data_add_dict_u64(d, "guest_queue_pairs",
 					  pi.peer_queues);
+	if (pi.has_peer_queues) /* vhost: the guest's host_mtu, 0: none */
+		rte_tel_data_add_dict_u64(d, "guest_mtu", pi.peer_mtu);
 	rte_tel_data_add_dict_u64(d, "mtu", p->conf.mtu);
 	rte_tel_data_add_dict_u64(d, "max_macs", p->conf.max_macs);
 	rte_tel_data_add_dict_u64(d, "fdb_entries",

@@ -11,26 +11,9 @@
 . "$(dirname "$0")/lib.sh"
 PREFIX=vmt$ID            # DPDK file prefix of vsw (lib.sh's ctl uses it)
 PREFIXES=("$PREFIX")
-VM=$VSW_SRC/tools/vm
-COUNT=20
-
-IMG=$("$VM/mkimage" --quiet 2>"$T/mkimage.log") || {
-	rc=$?
-	[ "$rc" -eq 77 ] && skip "no guest image: $(tail -1 "$T/mkimage.log")"
-	fail "tools/vm/mkimage failed ($rc)"
-}
-eval "$IMG"
+. "$(dirname "$0")/lib_vm.sh"
 note "kernel $VSW_VM_KERNEL, initrd $VSW_VM_INITRD"
-
-# Can QEMU start at all here (TCG, shared memfd memory)? Paused, 2 s.
-"$VSW_VM_QEMU" -machine pc -accel tcg -m 64 -nodefaults -display none \
-	-object memory-backend-memfd,id=mem,size=64M,share=on -numa node,memdev=mem \
-	-monitor none -serial none -S </dev/null >"$T/qemu-probe.log" 2>&1 &
-qp=$!
-PIDS+=("$qp")
-sleep 2
-kill -0 "$qp" 2>/dev/null || { wait "$qp"; skip "QEMU does not start: $(head -3 "$T/qemu-probe.log")"; }
-kill -TERM "$qp"; wait "$qp" 2>/dev/null
+COUNT=20
 
 CFG=$(vhost_config vm0 vm1)
 sed -i 's/^\[switch\]/[switch]\npoll-mode = adaptive/' "$CFG"

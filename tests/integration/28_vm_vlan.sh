@@ -9,17 +9,11 @@
 . "$(dirname "$0")/lib.sh"
 PREFIX=vmt$ID
 PREFIXES=("$PREFIX")
-VM=$VSW_SRC/tools/vm
 COUNT=10
 
 ls /usr/lib/x86_64-linux-gnu/dpdk/pmds-*/librte_net_af_packet.so* >/dev/null 2>&1 ||
 	skip "DPDK net_af_packet PMD not installed"
-IMG=$("$VM/mkimage" --quiet 2>"$T/mkimage.log") || {
-	rc=$?
-	[ "$rc" -eq 77 ] && skip "no guest image: $(tail -1 "$T/mkimage.log")"
-	fail "tools/vm/mkimage failed ($rc)"
-}
-eval "$IMG"
+. "$(dirname "$0")/lib_vm.sh"
 ip netns add "vswvm$ID-probe" 2>/dev/null || skip "cannot create network namespaces"
 ip netns del "vswvm$ID-probe"
 
@@ -44,14 +38,9 @@ EOC
 start_vsw "$CFG"
 [ "$(port_ctr vm0 vlan_mode)/$(port_ctr vm0 tag)" = access/10 ] || fail "vm0 is not an access port of VLAN 10"
 
-"$VM/run-guest" --sock "$RUN/vm0.sock" --mac 52:54:00:00:00:01 --ip 10.99.0.1/24 \
-	--log "$T/guest.log" --timeout 240 --pidfile "$T/guest.pid" \
-	--cmd "vsw-waitpeer 10.99.0.2 200 && ping -c $COUNT -i 0.2 10.99.0.2 && ! ping -c 3 -W 1 10.99.0.3" \
-	2>"$T/guest-err.log" &
-G=$!
-PIDS+=("$G")
-wait_for 20 "QEMU" test -s "$T/guest.pid"
-PIDS+=("$(cat "$T/guest.pid")")
+vm_start guest --sock "$RUN/vm0.sock" --mac 52:54:00:00:00:01 --ip 10.99.0.1/24 --timeout 240 \
+	--cmd "vsw-waitpeer 10.99.0.2 200 && ping -c $COUNT -i 0.2 10.99.0.2 && ! ping -c 3 -W 1 10.99.0.3"
+G=$VM_PID
 rc=0; wait "$G" || rc=$?
 grep -a '^VSW-' "$T/guest.log"
 ctl ports
