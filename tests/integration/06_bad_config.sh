@@ -73,6 +73,13 @@ echo "$out" | grep -qxF "vsw: warning: $T/old.conf: [port vm0] workers: deprecat
 rc=0; out=$("$VSW" -- --bogus 2>&1) || rc=$?
 [ "$rc" -eq 2 ] || fail "--bogus: exit $rc"
 echo "$out" | grep -q "unknown or incomplete option '--bogus'" || fail "--bogus: '$out'"
+# more EAL arguments than vsw can pass on: refused, not silently cut
+many=(); for i in $(seq 64); do many+=(--log-level=lib.eal:info); done
+rc=0; prefix_add "${PREFIX}m"
+out=$(timeout 20 "$VSW" "${many[@]}" --file-prefix "${PREFIX}m" -- -c "$VSW_SRC/config/vsw.conf.sample" 2>&1) || rc=$?
+[ "$rc" -eq 2 ] || fail "66 EAL arguments: exit $rc ($out)"
+echo "$out" | grep -q "66 EAL arguments; at most 63 are accepted" || fail "66 EAL arguments: '$out'"
+[ ! -e "/var/run/dpdk/${PREFIX}m" ] || fail "66 EAL arguments: EAL started"
 rc=0; "$VSW" -- -c "$VSW_SRC/config/vsw.conf.sample" --check >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 0 ] || fail "--check rejected the sample config"
 for f in "$VSW_SRC"/config/examples/*.conf; do
