@@ -28,6 +28,7 @@
 
 #include "control.h"
 #include "eal_args.h"
+#include "notify.h"
 #include "tel.h"
 #include "vsw.h"
 #include "vsw_keys.h"
@@ -308,8 +309,12 @@ static int run(struct vsw_switch *sw)
 					      sw->workers[i]->lcore);
 		VSW_LOG(INFO, "forwarding: %u ports, %u workers, config %s",
 			sw->cfg.n_ports, sw->n_workers, sw->cfg.source);
+		/* systemd (Type=notify): ready once ports and workers are */
+		vsw_notify("READY=1\nSTATUS=forwarding: %u ports, %u workers",
+			   sw->cfg.n_ports, sw->n_workers);
 		vsw_control_loop(sw);
 		VSW_LOG(INFO, "stopping");
+		vsw_notify("STOPPING=1\nSTATUS=stopping: removing ports");
 	}
 	teardown(sw);
 	return rc;
@@ -359,6 +364,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vsw: %s\n", err);
 	else
 		rc = run(&vsw);
+	if (rc < 0)
+		vsw_notify("STATUS=failed: %s\nERRNO=%d", strerror(-rc), -rc);
 	vsw_dp_free(&vsw);
 	rte_eal_cleanup();
 	return rc < 0 ? 1 : 0;
