@@ -5,7 +5,8 @@
 # operator's edited vsw.conf on a second install; `systemd-analyze verify`
 # accepts the installed unit with no warning (--root: its ExecStart
 # binaries are checked in the staging tree); the installed vsw.conf
-# passes vsw --check; vsw-prestart refuses a bad setting. (2) PID 1 here
+# passes vsw --check; vsw-prestart refuses a bad setting and makes
+# QEMU's socket directory. (2) PID 1 here
 # is not systemd, so the notify protocol is checked by hand: vsw runs with
 # NOTIFY_SOCKET on a datagram socket this test listens on; READY=1 (with a
 # STATUS= line) arrives exactly once, and at that moment vsw already
@@ -58,6 +59,8 @@ mv "$R/usr/bin/vsw.off" "$R/usr/bin/vsw"
 out=$(VSW_HUGEPAGES=lots "$R/usr/libexec/vsw/vsw-prestart" 2>&1) && fail "vsw-prestart accepted VSW_HUGEPAGES=lots"
 note "vsw-prestart: $out"
 VSW_HUGEPAGES=0 "$R/usr/libexec/vsw/vsw-prestart" || fail "vsw-prestart with VSW_HUGEPAGES=0 failed"
+VSW_QEMU_SOCKET_DIR=$T/qemu VSW_QEMU_GROUP=root "$R/usr/libexec/vsw/vsw-prestart" || fail "vsw-prestart with VSW_QEMU_SOCKET_DIR failed"
+[ "$(stat -c %a:%G "$T/qemu")" = 2770:root ] || fail "VSW_QEMU_SOCKET_DIR made $(stat -c %a:%G "$T/qemu"), expected 2770:root"
 
 # --- 2. sd_notify ---------------------------------------------------------
 NS=$T/notify.sock
