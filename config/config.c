@@ -951,8 +951,9 @@ static int check_client_socket(const struct pctx *c,
 {
 	if (pc->type != VSW_PORT_VHOST || pc->mode != VSW_VHOST_CLIENT)
 		return 0;
-	for (int i = 0; i < n; i++)
-		if (strncmp(e[i].name, "socket-", 7) == 0)
+	for (int i = 0; i < n; i++) /* "" and 0 say "the switch's": fine */
+		if (strncmp(e[i].name, "socket-", 7) == 0 &&
+		    e[i].value[0] != '\0' && strcmp(e[i].value, "0") != 0)
 			return bad_value(c, e[i].name, e[i].value,
 					 "no %s on a mode = client port (its "
 					 "socket is QEMU's)",

@@ -1180,6 +1180,11 @@ static void test_socket_keys(void)
 			 "[port vm0] socket-owner = \"root\": expected no "
 			 "socket-owner on a mode = client port (its socket is "
 			 "QEMU's)"));
+	/* what a writer of the effective config may write back: no value */
+	CHECK(load(PORT0 "mode = client\npath = /x.sock\nsocket-owner =\n"
+			 "socket-group =\nsocket-mode = 0\n",
+		   &path) == 0);
+	CHECK(cfg.ports[0].socket_mode == 0);
 	CHECK(load_fails("[switch]\nsocket-dirs = /ok run/vsw\n" PORT0,
 			 "[switch] socket-dirs = \"/ok run/vsw\": expected "
 			 "absolute directories of [A-Za-z0-9_.-/] separated by "
