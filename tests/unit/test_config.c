@@ -14,7 +14,7 @@
 #include "vsw_keys.h"
 #include "vsw_test.h"
 
-#define MAX_TMP 128
+#define MAX_TMP 192
 
 static char tmp_paths[MAX_TMP][32];
 static unsigned int n_tmp;
