@@ -18,8 +18,10 @@
  * Only ports it plugged are removed: the names are kept here, and a port
  * is removed only while its path is still the file that went.  At start,
  * client ports whose socket lies in the directory (restored state) are
- * taken as plugged.  A file whose port name is taken by another port, or
- * whose path a port already uses, is left alone (logged).
+ * taken as plugged.  A file whose port name is taken by another port,
+ * whose path a port already uses, or whose name holds other characters
+ * than [A-Za-z0-9_.-] (a ',' would add keys to the port-add list) is left
+ * alone (logged).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -35,6 +37,10 @@
 #define WATCH_EVENTS                                                           \
 	(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM |                 \
 	 IN_DELETE_SELF | IN_MOVE_SELF)
+
+/* what a socket's file name may hold (it goes into a port-add list) */
+#define FILE_CHARS                                                             \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 
 /* ctl_lock */
 static struct {
@@ -109,6 +115,14 @@ static void plug(struct vsw_switch *sw, const char *file)
 	if (!sock_path(file, path, sizeof(path)) || lstat(path, &st) < 0 ||
 	    !S_ISSOCK(st.st_mode) || port_on_path(sw, path) != NULL)
 		return; /* gone already, not a socket, or a port's own */
+	if (strspn(file, FILE_CHARS) != strlen(file)) {
+		/* a ',' or '=' would add keys to the port-add list */
+		VSW_LOG(WARNING,
+			"watch: %s: file name not of [A-Za-z0-9_.-]; not "
+			"plugged",
+			path);
+		return;
+	}
 	if (!sock_port_name(file, name)) {
 		VSW_LOG(WARNING, "watch: %s: no port name in the file name",
 			path);

@@ -5,8 +5,8 @@
 # client ports named after the file, with socket-watch-profile's keys:
 # one socket present when vsw starts (x.sock -> port x), one that
 # appears later (vm-y.sock -> port vm_y); frames flow between them; a
-# non-socket file is ignored; a socket whose name a port has is left
-# alone; when a guest stops and its socket is removed, its port goes, and
+# non-socket file is ignored; a socket whose name a port has, or whose
+# file name holds a ',' (it would add port-add keys), is left alone; when a guest stops and its socket is removed, its port goes, and
 # only the ports the watcher plugged.
 . "$(dirname "$0")/lib.sh"
 
@@ -42,9 +42,11 @@ wait_for 60 "x up" port_is x up
 wait_for 60 "vm_y up" port_is vm_y up
 wait_for 30 "x -> vm_y traffic" ctr_at_least vm_y tx_packets 1000
 
-note "a socket whose port name is taken is left alone"
+note "a socket whose port name is taken, or with a comma in its name, is left alone"
 /usr/bin/python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$W/up0.sock"
+/usr/bin/python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$W/ev,tag=5,lcores=1"
 sleep 0.5
+jctl ports | jq -e '.ports | keys == ["up0", "vm_y", "x"]' >/dev/null || fail "ports: $(jctl ports | jq -c '.ports | keys')"
 [ "$(jctl port up0 | jq -r .mode)" = server ] || fail "up0 replaced: $(jctl port up0 | jq -c .)"
 rm -f "$W/up0.sock"
 sleep 0.5
