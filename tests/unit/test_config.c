@@ -14,7 +14,7 @@
 #include "vsw_keys.h"
 #include "vsw_test.h"
 
-#define MAX_TMP 128
+#define MAX_TMP 192
 
 static char tmp_paths[MAX_TMP][32];
 static unsigned int n_tmp;
@@ -308,13 +308,15 @@ static void test_unknown_keys(void)
 			 "max-sleep-us, fdb-aging-s, rebalance-interval-s, "
 			 "rebalance-threshold-pct, run-dir, fdb-size, mbufs, "
 			 "control, port-add-drivers, socket-mode, "
-			 "socket-group)"));
+			 "socket-owner, socket-group, socket-dirs, "
+			 "socket-watch-dir, socket-watch-profile)"));
 	CHECK(load_fails(PORT0 "queue = 2\n",
 			 "[port vm0] queue = \"2\": expected a port key (type, "
 			 "path, mode, devargs, queues, rxq, txq, lcores, "
 			 "mtu, max-macs, allowed-macs, vlan-mode, tag, "
 			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
+			 "storm-multicast-pps, storm-unknown-pps, "
+			 "socket-owner, socket-group, socket-mode)"));
 }
 
 static void test_keys_wrong_type(void)
@@ -324,14 +326,16 @@ static void test_keys_wrong_type(void)
 			 "vhost-user port key (type, path, mode, queues, "
 			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
 			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
+			 "storm-multicast-pps, storm-unknown-pps, "
+			 "socket-owner, socket-group, socket-mode)"));
 	CHECK(load_fails(PORT0 "txq = 1\n",
 			 "[port vm0] txq = \"1\": expected "
 			 "a vhost-user port key (type, "
 			 "path, mode, queues, lcores, mtu, "
 			 "max-macs, allowed-macs, vlan-mode, tag, "
 			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
+			 "storm-multicast-pps, storm-unknown-pps, "
+			 "socket-owner, socket-group, socket-mode)"));
 	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
 			 "[port e0] path = \"/x.sock\": expected an ethdev "
 			 "port key (type, devargs, queues, rxq, txq, "
@@ -1091,7 +1095,8 @@ static void test_key_table(void)
 		     "storm-unknown-pps") == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
 		     "run-dir, fdb-size, mbufs, control, port-add-drivers, "
-		     "socket-mode, socket-group") == 0);
+		     "socket-mode, socket-owner, socket-group, socket-dirs, "
+		     "socket-watch-dir, socket-watch-profile") == 0);
 	CHECK(vsw_config_port_from_kv("v",
 				      "type=vhost-user,"
 				      "k123456789k123456789k123456789k1234567"
@@ -1101,7 +1106,8 @@ static void test_key_table(void)
 			  "queues, rxq, txq, lcores, mtu, max-macs, "
 			  "allowed-macs, vlan-mode, tag, trunks, allowed-ips, "
 			  "storm-broadcast-pps, storm-multicast-pps, "
-			  "storm-unknown-pps)") != NULL);
+			  "storm-unknown-pps, socket-owner, socket-group, "
+			  "socket-mode)") != NULL);
 	CHECK(vsw_config_switch_key_fixed("mbufs") &&
 	      !vsw_config_switch_key_fixed("burst") &&
 	      !vsw_config_switch_key_fixed("nope"));
@@ -1127,6 +1133,123 @@ static void test_mbufs_needed(void)
 	CHECK(vsw_config_check_mbufs(&cfg, 2, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "[switch] mbufs = \"4096\": expected at least "
 			  "8128 for 2 port(s) and 2 worker(s)") != NULL);
+}
+
+/* socket-owner/-group/-mode per switch and port, socket-dirs, watching */
+static void test_socket_keys(void)
+{
+	struct vsw_port_conf pc;
+	struct vsw_switch_conf sw;
+	const char *path;
+	unsigned int id = 7;
+
+	CHECK(vsw_config_account_id("root", false, &id) == 0 && id == 0);
+	CHECK(vsw_config_account_id("root", true, &id) == 0 && id == 0);
+	CHECK(vsw_config_account_id("4242", true, &id) == 0 && id == 4242);
+	CHECK(vsw_config_account_id("no_such_user_vsw", false, &id) == -ENOENT);
+	CHECK(vsw_config_account_id("", false, &id) == -EINVAL);
+	CHECK(load("[switch]\nsocket-owner = root\nsocket-group = 0\n"
+		   "socket-dirs = /var/run/openvswitch "
+		   "/var/lib/vhost_sockets/\n"
+		   "socket-watch-dir = /run/vsw-watch\n"
+		   "socket-watch-profile = "
+		   "queues=2,vlan-mode=access,tag=10\n" PORT0
+		   "socket-owner = 4242\nsocket-mode = 0660\n",
+		   &path) == 0);
+	CHECK(strcmp(cfg.sw.socket_owner, "root") == 0 &&
+	      strcmp(cfg.sw.socket_group, "0") == 0);
+	CHECK(strcmp(cfg.ports[0].socket_owner, "4242") == 0 &&
+	      cfg.ports[0].socket_mode == 0660 &&
+	      cfg.ports[0].socket_group[0] == '\0');
+	CHECK(load_fails("[switch]\nsocket-owner = no_such_user_vsw\n" PORT0,
+			 "[switch] socket-owner = \"no_such_user_vsw\": "
+			 "expected a user name of [A-Za-z0-9_.-] that exists "
+			 "on this host, or a numeric id (no user "
+			 "\"no_such_user_vsw\" here)"));
+	CHECK(load_fails(PORT0 "socket-group = no_such_group_vsw\n",
+			 "[port vm0] socket-group = \"no_such_group_vsw\": "
+			 "expected a group name of [A-Za-z0-9_.-] that exists "
+			 "on this host, or a numeric id (no group "
+			 "\"no_such_group_vsw\" here)"));
+	CHECK(load_fails(PORT0 "socket-mode = 0400\n",
+			 "[port vm0] socket-mode = \"0400\": expected octal "
+			 "permissions 0600..0777 with the owner's rw bits "
+			 "set, e.g. 0660"));
+	CHECK(load_fails(PORT0 "mode = client\npath = /x.sock\n"
+			       "socket-owner = root\n",
+			 "[port vm0] socket-owner = \"root\": expected no "
+			 "socket-owner on a mode = client port (its socket is "
+			 "QEMU's)"));
+	/* what a writer of the effective config may write back: no value */
+	CHECK(load(PORT0 "mode = client\npath = /x.sock\nsocket-owner =\n"
+			 "socket-group =\nsocket-mode = 0\n",
+		   &path) == 0);
+	CHECK(cfg.ports[0].socket_mode == 0);
+	CHECK(load_fails("[switch]\nsocket-dirs = /ok run/vsw\n" PORT0,
+			 "[switch] socket-dirs = \"/ok run/vsw\": expected "
+			 "absolute directories of [A-Za-z0-9_.-/] separated by "
+			 "spaces (no '.' or '..' components)"));
+	CHECK(load(PORT0 "[switch]\nsocket-dirs = /a/../b\n", &path) < 0);
+	CHECK(load(PORT0 "[switch]\nsocket-watch-dir = /a//b\n", &path) < 0);
+	CHECK(load_fails(
+		"[switch]\nsocket-watch-profile = path=/x.sock\n" PORT0,
+		"[switch] socket-watch-profile = \"path=/x.sock\": "
+		"expected port-add keys without path (vsw sets type, "
+		"path and mode)"));
+	CHECK(load_fails("[switch]\nsocket-watch-profile = queues=99\n" PORT0,
+			 "[switch] socket-watch-profile = \"queues=99\": "
+			 "expected port-add keys of a vhost-user client port "
+			 "(<command>: [port watched] queues = \"99\": expected "
+			 "an integer in 1..16)"));
+	/* runtime sockets: run-dir, socket-dirs, socket-watch-dir */
+	vsw_config_init(&cfg);
+	sw = cfg.sw;
+	CHECK(vsw_config_port_from_kv(
+		      "v", "type=vhost-user,path=/var/run/openvswitch/v.sock",
+		      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	snprintf(sw.socket_dirs, sizeof(sw.socket_dirs),
+		 " /var/run/openvswitch  /var/lib/vhost_sockets/ ");
+	snprintf(sw.socket_watch_dir, sizeof(sw.socket_watch_dir), "/w");
+	CHECK(vsw_config_port_from_kv(
+		      "v", "type=vhost-user,path=/var/run/openvswitch/v.sock",
+		      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(vsw_config_port_from_kv(
+		      "v",
+		      "type=vhost-user,path=/var/lib/vhost_sockets/a/v.sock",
+		      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,mode=client,path=/w/v",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(vsw_config_port_from_kv("v", "type=vhost-user,path=/run/vsw/v",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(vsw_config_port_from_kv(
+		      "v", "type=vhost-user,path=/var/run/openvswitchx/v.sock",
+		      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "below run-dir /run/vsw, socket-dirs  "
+			  "/var/run/openvswitch  /var/lib/vhost_sockets/ , "
+			  "socket-watch-dir /w (no") != NULL);
+	CHECK(vsw_config_port_from_kv(
+		      "v",
+		      "type=vhost-user,path=/var/run/openvswitch/../v.sock",
+		      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,path=/var/run/v.sock",
+				      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	/* port-add takes the socket keys; port-set does not */
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,socket-owner=root,"
+				      "socket-group=root,socket-mode=0660",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(pc.socket_mode == 0660 && strcmp(pc.socket_group, "root") == 0);
+	CHECK(vsw_config_port_set_kv(&pc, "socket-mode=0666", err,
+				     sizeof(err)) == -EPERM);
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,socket-owner=nobody_vsw",
+				      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,socket-mode=0660,"
+				      "devargs=net_memif0",
+				      &sw, &pc, err, sizeof(err)) == -EINVAL);
 }
 
 int main(void)
@@ -1173,6 +1296,7 @@ int main(void)
 	RUN(test_hygiene_and_switch_keys);
 	RUN(test_key_table);
 	RUN(test_mbufs_needed);
+	RUN(test_socket_keys);
 	for (i = 0; i < n_tmp; i++)
 		unlink(tmp_paths[i]);
 	return TEST_EXIT();
