@@ -51,7 +51,12 @@ enum vsw_vlan_mode {
 	VSW_VLAN_NATIVE_TAGGED = 4,
 };
 #define VSW_VLAN_MAX 4094 /* highest VLAN id a port may carry */
-#define VSW_VLAN_WORDS 64 /* uint64_t words of a 4096-bit VLAN set */
+/* tag = 4095: the dead VLAN (OVS/Neutron's isolation, os-vif's
+ * isolate_vif): the port carries no VLAN, every frame it sends is dropped
+ * (drop_vlan_not_allowed) and nothing is sent to it. */
+#define VSW_VLAN_DEAD 4095
+#define VSW_EXTERNAL_IDS_MAX 200 /* external-ids: characters at most */
+#define VSW_VLAN_WORDS 64	 /* uint64_t words of a 4096-bit VLAN set */
 
 struct vsw_switch_conf {
 	unsigned int burst;		   /* 1..VSW_BURST_MAX, default 32 */
@@ -75,6 +80,8 @@ struct vsw_switch_conf {
 	/* vhost-user server sockets: mode and group applied after creation */
 	unsigned int socket_mode; /* default 0600 */
 	char socket_group[64];	  /* "" = leave root's group */
+	/* the OVS bridge name vsw-vsctl gave the switch ("" = none yet) */
+	char bridge[64];
 };
 
 struct vsw_port_conf {
@@ -116,6 +123,8 @@ struct vsw_port_conf {
 	/* optional pinning: rx queue i is polled by lcore lcores[i % n] */
 	unsigned int n_lcores;
 	unsigned int lcores[VSW_MAX_QUEUES];
+	/* "k=v k=v": OVS external_ids, kept for orchestrators (vsw-vsctl) */
+	char external_ids[VSW_EXTERNAL_IDS_MAX + 1];
 };
 
 struct vsw_config {
