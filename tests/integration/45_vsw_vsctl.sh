@@ -118,10 +118,14 @@ expect 2 ovs-vsctl br-exists br0
 n0=$(info_val ports)
 expect 1 ovs-vsctl add-port $BR eth9 -- set Port eth9 tag=7
 has_err "unsupported: add-port eth9 without type"
-# a transaction that fails in vsw (socket outside run-dir) is undone
-expect 1 ovs-vsctl add-port $BR c1 -- set Interface c1 type=dpdkvhostuserclient \
-	options:vhost-server-path=/nonexistent-dir/c1 -- set Interface c1 external_ids:k=v
-[ "$(info_val ports)" -eq "$n0" ] || fail "failed transactions left ports behind"
+# a transaction vsw refuses half-way (c1's socket is outside run-dir) is
+# undone: c0, added before, is deleted again
+expect 1 ovs-vsctl add-port $BR c0 -- set Interface c0 type=dpdkvhostuser external_ids:k=v \
+	-- add-port $BR c1 -- set Interface c1 type=dpdkvhostuserclient \
+	options:vhost-server-path=/nonexistent-dir/c1
+has_err "transaction error: /vsw/port/add,c1,"
+grep -q "c0: vhost-user server on $RUN/c0" "$T/vsw.log" || fail "c0 was never added, nothing undone: $(tail -5 "$T/vsw.log")"
+[ "$(info_val ports)" -eq "$n0" ] && [ ! -e "$RUN/c0" ] || fail "the failed transaction left port c0 behind"
 expect 1 ovs-vsctl --timeout=0 list-br
 has_err "value 0 on -t or --timeout is invalid"
 

@@ -103,12 +103,30 @@ static int set_trunks(struct vs_port *p, const char *v, char *err, size_t len)
 	return 0;
 }
 
-static int set_port(struct vs_port *p, const char *col, const char *key,
-		    const char *v, char *err, size_t len)
+static int set_vlan_mode(struct vs_port *p, const char *v, char *err,
+			 size_t len)
 {
 	static const char *const modes[] = {"access", "trunk", "native-tagged",
 					    "native-untagged"};
 
+	if (strcmp(v, "[]") == 0) {
+		p->vlan.mode[0] = '\0';
+		return 0;
+	}
+	for (int i = 0; i < 4; i++)
+		if (strcmp(v, modes[i]) == 0) {
+			snprintf(p->vlan.mode, sizeof(p->vlan.mode), "%s", v);
+			return 0;
+		}
+	return fail(err, len,
+		    "unsupported: vlan_mode=%s (vsw takes access, trunk, "
+		    "native-tagged, native-untagged)",
+		    v);
+}
+
+static int set_port(struct vs_port *p, const char *col, const char *key,
+		    const char *v, char *err, size_t len)
+{
 	if (key != NULL)
 		return fail(err, len,
 			    "unsupported: set Port %s:%s (vsw keeps "
@@ -126,25 +144,11 @@ static int set_port(struct vs_port *p, const char *col, const char *key,
 	}
 	if (strcmp(col, "trunks") == 0)
 		return set_trunks(p, v, err, len);
-	if (strcmp(col, "vlan_mode") == 0) {
-		if (strcmp(v, "[]") == 0) {
-			p->vlan.mode[0] = '\0';
-			return 0;
-		}
-		for (int i = 0; i < 4; i++)
-			if (strcmp(v, modes[i]) == 0) {
-				snprintf(p->vlan.mode, sizeof(p->vlan.mode),
-					 "%s", v);
-				return 0;
-			}
-		return fail(err, len,
-			    "unsupported: vlan_mode=%s (vsw takes access, "
-			    "trunk, native-tagged, native-untagged)",
-			    v);
-	}
+	if (strcmp(col, "vlan_mode") == 0)
+		return set_vlan_mode(p, v, err, len);
 	return fail(err, len,
-		    "unsupported: set Port %s=%s (vsw-vsctl sets "
-		    "tag, vlan_mode, trunks)",
+		    "unsupported: set Port %s=%s (vsw-vsctl sets tag, "
+		    "vlan_mode, trunks)",
 		    col, v);
 }
 
@@ -191,6 +195,32 @@ static int fixed(const struct vs_port *p, const char *what, const char *have,
 		    what, p->ovs, have, want);
 }
 
+static int set_server_path(struct vs_port *p, const char *v, char *err,
+			   size_t len)
+{
+	if (v[0] != '/' || strlen(v) >= VSW_SUN_PATH_MAX)
+		return fail(err, len,
+			    "options:vhost-server-path=%s: expected an "
+			    "absolute path shorter than %d characters",
+			    v, VSW_SUN_PATH_MAX);
+	if (fixed(p, "options:vhost-server-path", p->path, v, err, len) < 0)
+		return -1;
+	snprintf(p->path, sizeof(p->path), "%s", v);
+	p->path_set = true;
+	return 0;
+}
+
+static int set_mtu(struct vs_port *p, const char *v, char *err, size_t len)
+{
+	if (int_val(v, VSW_MTU_MIN, VSW_MTU_MAX, &p->mtu) < 0)
+		return fail(err, len,
+			    "unsupported: mtu_request=%s (vsw takes %d..%d)", v,
+			    VSW_MTU_MIN, VSW_MTU_MAX);
+	if (p->mtu < 0) /* [] : vsw keeps its MTU */
+		p->mtu = p->added ? -1 : p->vsw_mtu;
+	return 0;
+}
+
 static int set_iface(struct vs_port *p, const char *col, const char *key,
 		     const char *v, char *err, size_t len)
 {
@@ -201,32 +231,12 @@ static int set_iface(struct vs_port *p, const char *col, const char *key,
 		return 0;
 	}
 	if (strcmp(col, "options") == 0 && key &&
-	    strcmp(key, "vhost-server-path") == 0) {
-		if (v[0] != '/' || strlen(v) >= VSW_SUN_PATH_MAX)
-			return fail(err, len,
-				    "options:vhost-server-path=%s: expected "
-				    "an absolute path shorter than %d "
-				    "characters",
-				    v, VSW_SUN_PATH_MAX);
-		if (fixed(p, "options:vhost-server-path", p->path, v, err,
-			  len) < 0)
-			return -1;
-		snprintf(p->path, sizeof(p->path), "%s", v);
-		p->path_set = true;
-		return 0;
-	}
+	    strcmp(key, "vhost-server-path") == 0)
+		return set_server_path(p, v, err, len);
 	if (strcmp(col, "external_ids") == 0)
 		return set_id(p, key, v, err, len);
-	if (strcmp(col, "mtu_request") == 0 && key == NULL) {
-		if (int_val(v, VSW_MTU_MIN, VSW_MTU_MAX, &p->mtu) < 0)
-			return fail(err, len,
-				    "unsupported: mtu_request=%s (vsw takes "
-				    "%d..%d)",
-				    v, VSW_MTU_MIN, VSW_MTU_MAX);
-		if (p->mtu < 0) /* [] : vsw keeps its MTU */
-			p->mtu = p->added ? -1 : p->vsw_mtu;
-		return 0;
-	}
+	if (strcmp(col, "mtu_request") == 0 && key == NULL)
+		return set_mtu(p, v, err, len);
 	if (strcmp(col, "name") == 0 || strcmp(col, "options") == 0)
 		return fail(err, len,
 			    "unsupported: set Interface %s%s%s=%s (vsw-vsctl "
@@ -234,8 +244,7 @@ static int set_iface(struct vs_port *p, const char *col, const char *key,
 			    "external_ids, mtu_request)",
 			    col, key ? ":" : "", key ? key : "", v);
 	return fail(err, len,
-		    "cannot modify read-only column %s in table "
-		    "Interface",
+		    "cannot modify read-only column %s in table Interface",
 		    col);
 }
 

@@ -104,17 +104,11 @@ static int run(struct ctl *ctl, const struct vs_opts *o, struct vs_cmd *cmds,
 	if (rc == 0 && rw && !o->dry_run &&
 	    vs_commit(ctl, m, err, sizeof(err)) < 0)
 		rc = error("%s", err);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++) /* output only once it all committed */
 		if (rc == 0)
 			vs_print(o, &outs[i]);
-		else {
-			outs[i].len = 0;
-			free(outs[i].text);
-			outs[i].text = NULL;
-			free(outs[i].table);
-			outs[i].table = NULL;
-		}
-	}
+		else
+			vs_out_free(&outs[i]);
 	free(outs);
 	free(m);
 	return rc;

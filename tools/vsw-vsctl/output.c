@@ -226,6 +226,19 @@ static void print_text(const struct vs_opts *o, const struct vs_out *out)
 	putchar('\n');
 }
 
+void vs_out_free(struct vs_out *out)
+{
+	struct vs_table *t = out->table;
+
+	for (int r = 0; t != NULL && r < t->nrows; r++)
+		for (int c = 0; c < t->ncols; c++)
+			for (int k = 0; k < 3; k++)
+				free(t->cells[r][c][k]);
+	free(t);
+	free(out->text);
+	memset(out, 0, sizeof(*out));
+}
+
 void vs_print(const struct vs_opts *o, struct vs_out *out)
 {
 	struct vs_table *t = out->table;
@@ -238,11 +251,5 @@ void vs_print(const struct vs_opts *o, struct vs_out *out)
 		print_table(o, t);
 	else
 		print_list(o, t);
-	if (t != NULL)
-		for (int r = 0; r < t->nrows; r++)
-			for (int c = 0; c < t->ncols; c++)
-				for (int k = 0; k < 3; k++)
-					free(t->cells[r][c][k]);
-	free(t);
-	free(out->text);
+	vs_out_free(out);
 }

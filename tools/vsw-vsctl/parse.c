@@ -221,6 +221,31 @@ static int check_opt(const struct vs_syntax *s, const char *opt,
 	return 0;
 }
 
+/* The options before command @s's name: @pre (before the first
+ * command), then argv[0..i); none twice. */
+static int command_opts(const struct vs_syntax *s, char **pre, int npre,
+			char **argv, int i, struct vs_cmd *c, char *err,
+			size_t len)
+{
+	for (int j = 0; j < npre + i; j++) {
+		const char *o = j < npre ? pre[j] : argv[j - npre];
+		size_t on = strcspn(o, "=");
+
+		for (int k = 0; k < j; k++) {
+			const char *p = k < npre ? pre[k] : argv[k - npre];
+
+			if (strcspn(p, "=") == on && strncmp(p, o, on) == 0)
+				return fail(err, len,
+					    "'%s' option specified multiple "
+					    "times%s",
+					    o, "");
+		}
+		if (check_opt(s, o, c, err, len) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* argv[0..n): [OPTIONS] NAME ARGS of one command. */
 static int parse_one(char **argv, int n, char **pre, int npre, struct vs_cmd *c,
 		     char *err, size_t len)
@@ -246,73 +271,65 @@ static int parse_one(char **argv, int n, char **pre, int npre, struct vs_cmd *c,
 			    argv[i], "");
 	memset(c, 0, sizeof(*c));
 	c->syn = s;
-	for (int j = 0; j < npre + i; j++) {
-		const char *o = j < npre ? pre[j] : argv[j - npre];
-
-		for (int k = 0; k < j; k++) {
-			const char *p = k < npre ? pre[k] : argv[k - npre];
-
-			if (strcspn(p, "=") == strcspn(o, "=") &&
-			    strncmp(p, o, strcspn(o, "=")) == 0)
-				return fail(err, len,
-					    "'%s' option specified multiple "
-					    "times%s",
-					    o, "");
-		}
-		if (check_opt(s, o, c, err, len) < 0)
-			return -1;
-	}
+	if (command_opts(s, pre, npre, argv, i, c, err, len) < 0)
+		return -1;
 	c->argv = argv + i;
 	c->argc = n - i;
-	if (c->argc - 1 < s->min_args) {
-		snprintf(msg, sizeof(msg), "%d", s->min_args);
+	snprintf(msg, sizeof(msg), "%d",
+		 c->argc - 1 < s->min_args ? s->min_args : s->max_args);
+	if (c->argc - 1 < s->min_args)
 		return fail(err, len,
 			    "'%s' command requires at least %s arguments",
 			    s->name, msg);
-	}
-	if (c->argc - 1 > s->max_args) {
-		snprintf(msg, sizeof(msg), "%d", s->max_args);
+	if (c->argc - 1 > s->max_args)
 		return fail(err, len, "'%s' command takes at most %s arguments",
 			    s->name, msg);
-	}
 	return 0;
+}
+
+/* Global options from argv[1]; local ones into @pre. The next index. */
+static int global_opts(int argc, char **argv, struct vs_opts *o, char **pre,
+		       int *npre, char *err, size_t len)
+{
+	int i = 1, rc;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return i + 1;
+		if (is_local_opt(argv[i])) {
+			pre[(*npre)++] = argv[i];
+			continue;
+		}
+		rc = global_opt(argc, argv, &i, o, err, len);
+		if (rc == 0)
+			return fail(err, len, "unrecognized option '%s'",
+				    argv[i], "");
+		if (rc < 0)
+			return -1;
+	}
+	return i;
 }
 
 int vs_parse(int argc, char **argv, struct vs_opts *o, struct vs_cmd **cmds,
 	     int *n, char *err, size_t errlen)
 {
 	char **pre = calloc((size_t)argc + 1, sizeof(*pre));
-	int i = 1, npre = 0, start, rc = 0;
+	int npre = 0, start, rc = 0;
+	int i = global_opts(argc, argv, o, pre, &npre, err, errlen);
 
 	*cmds = calloc((size_t)argc + 1, sizeof(**cmds));
 	*n = 0;
-	for (; rc == 0 && i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		if (is_local_opt(argv[i])) {
-			pre[npre++] = argv[i];
-			continue;
-		}
-		rc = global_opt(argc, argv, &i, o, err, errlen);
-		if (rc == 0)
-			rc = fail(err, errlen, "unrecognized option '%s'",
-				  argv[i], "");
-		rc = rc < 0 ? -1 : 0;
-	}
-	if (rc == 0 && (o->help || o->version)) {
+	if (i < 0 || o->help || o->version) {
 		free(pre);
-		return 0;
+		return i < 0 ? -1 : 0;
 	}
 	for (start = i; rc == 0 && i <= argc; i++) {
 		if (i < argc && strcmp(argv[i], "--") != 0)
 			continue;
 		if (i > start || npre > 0) {
 			rc = parse_one(argv + start, i - start, pre, npre,
-				       &(*cmds)[*n], err, errlen);
+				       &(*cmds)[(*n)++], err, errlen);
 			npre = 0;
-			(*n)++;
 		}
 		start = i + 1;
 	}

@@ -160,6 +160,8 @@ void vs_out_append(struct vs_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The three texts of @v: string, bare, json (malloc'd). */
 void vs_cell_texts(const struct vs_cell_val *v, char *t[3]);
+/* Print @out in @o's format, then free it (vs_out_free). */
 void vs_print(const struct vs_opts *o, struct vs_out *out);
+void vs_out_free(struct vs_out *out);
 
 #endif /* VSCTL_H */
