@@ -309,41 +309,46 @@ static void test_unknown_keys(void)
 			 "rebalance-threshold-pct, bridge, run-dir, fdb-size, "
 			 "mbufs, control, port-add-drivers, socket-mode, "
 			 "socket-group)"));
-	CHECK(load_fails(PORT0 "queue = 2\n",
-			 "[port vm0] queue = \"2\": expected a port key (type, "
-			 "path, mode, devargs, queues, rxq, txq, lcores, "
-			 "mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps, external-ids)"));
+	CHECK(load_fails(
+		PORT0 "queue = 2\n",
+		"[port vm0] queue = \"2\": expected a port key (type, "
+		"path, mode, devargs, queues, rxq, txq, lcores, "
+		"mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
 }
 
 static void test_keys_wrong_type(void)
 {
-	CHECK(load_fails(PORT0 "devargs = net_null0\n",
-			 "[port vm0] devargs = \"net_null0\": expected a "
-			 "vhost-user port key (type, path, mode, queues, "
-			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps, external-ids)"));
-	CHECK(load_fails(PORT0 "txq = 1\n",
-			 "[port vm0] txq = \"1\": expected "
-			 "a vhost-user port key (type, "
-			 "path, mode, queues, lcores, mtu, "
-			 "max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps, external-ids)"));
-	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
-			 "[port e0] path = \"/x.sock\": expected an ethdev "
-			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps, external-ids)"));
-	CHECK(load_fails("[port e0]\ntype = ethdev\nmode = server\n",
-			 "[port e0] mode = \"server\": expected an ethdev "
-			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps, external-ids)"));
+	CHECK(load_fails(
+		PORT0 "devargs = net_null0\n",
+		"[port vm0] devargs = \"net_null0\": expected a "
+		"vhost-user port key (type, path, mode, queues, "
+		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
+	CHECK(load_fails(
+		PORT0 "txq = 1\n",
+		"[port vm0] txq = \"1\": expected "
+		"a vhost-user port key (type, "
+		"path, mode, queues, lcores, mtu, "
+		"max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
+	CHECK(load_fails(
+		"[port e0]\npath = /x.sock\ntype = ethdev\n",
+		"[port e0] path = \"/x.sock\": expected an ethdev "
+		"port key (type, devargs, queues, rxq, txq, "
+		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
+	CHECK(load_fails(
+		"[port e0]\ntype = ethdev\nmode = server\n",
+		"[port e0] mode = \"server\": expected an ethdev "
+		"port key (type, devargs, queues, rxq, txq, "
+		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
 }
 
 static void test_non_numeric(void)
@@ -933,8 +938,8 @@ static void test_ovs_keys(void)
 				     err, sizeof(err)) == 0);
 	CHECK(strcmp(pc.external_ids,
 		     "iface-id=1b2c-3d attached-mac=fa:16:3e:00:00:01") == 0);
-	CHECK(vsw_config_port_set_kv(&pc, "external-ids=", err,
-				     sizeof(err)) == 0 &&
+	CHECK(vsw_config_port_set_kv(&pc, "external-ids=", err, sizeof(err)) ==
+		      0 &&
 	      pc.external_ids[0] == '\0');
 	CHECK(vsw_config_port_set_kv(&pc, "external-ids=k=\"v\"", err,
 				     sizeof(err)) == -EINVAL);

@@ -9,29 +9,15 @@
 #include "cols.h"
 #include "vsctl.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int need_bridge(struct vs_model *m, const char *br, char *err,
 		       size_t len)
 {
 	if (m->bridge[0] == '\0' || strcmp(m->bridge, br) != 0)
-		return fail(err, len, "no bridge named %s", br);
+		return vs_fail(err, len, "no bridge named %s", br);
 	return 0;
 }
 
@@ -62,31 +48,34 @@ static int cmd_add_br(struct vs_model *m, const struct vs_cmd *c, char *err,
 	const char *br = c->argv[1];
 
 	if (c->argc != 2)
-		return fail(err, len,
-			    "unsupported: add-br %s with a parent and VLAN "
-			    "(vsw has no fake bridges)",
-			    br);
+		return vs_fail(err, len,
+			       "unsupported: add-br %s with a parent and VLAN "
+			       "(vsw has no fake bridges)",
+			       br);
 	if (br[0] == '\0')
-		return fail(err, len, "bridge name must not be empty string");
+		return vs_fail(err, len,
+			       "bridge name must not be empty string");
 	if (strcmp(m->bridge, br) == 0) {
 		if (c->may_exist)
 			return 0;
-		return fail(err, len,
-			    "cannot create a bridge named %s because a bridge "
-			    "named %s already exists",
-			    br, br);
+		return vs_fail(
+			err, len,
+			"cannot create a bridge named %s because a bridge "
+			"named %s already exists",
+			br, br);
 	}
 	if (m->bridge[0] != '\0')
-		return fail(err, len,
-			    "vsw has one bridge, %s exists; cannot add %s",
-			    m->bridge, br);
+		return vs_fail(err, len,
+			       "vsw has one bridge, %s exists; cannot add %s",
+			       m->bridge, br);
 	if (strlen(br) >= sizeof(m->bridge) - 1 ||
 	    strspn(br, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		       "0123456789_-.") != strlen(br))
-		return fail(err, len,
-			    "unsupported: bridge name \"%s\" (vsw takes 1..62 "
-			    "characters of [A-Za-z0-9_.-])",
-			    br);
+		return vs_fail(
+			err, len,
+			"unsupported: bridge name \"%s\" (vsw takes 1..62 "
+			"characters of [A-Za-z0-9_.-])",
+			br);
 	snprintf(m->bridge, sizeof(m->bridge), "%s", br);
 	return 0;
 }
@@ -112,27 +101,29 @@ static int cmd_add_port(struct vs_model *m, const struct vs_cmd *c, char *err,
 	struct vs_port *p = vs_port_find(m, name);
 
 	if (name[0] == '\0')
-		return fail(err, len, "port name must not be empty string");
+		return vs_fail(err, len, "port name must not be empty string");
 	if (p != NULL && c->may_exist)
 		return 0;
 	if (p != NULL || strcmp(name, m->bridge) == 0)
-		return fail(err, len,
-			    "cannot create a port named %s because a %s named "
-			    "%s already exists%s%s",
-			    name, p ? "port" : "bridge", name,
-			    p ? " on bridge " : "", p ? m->bridge : "");
+		return vs_fail(
+			err, len,
+			"cannot create a port named %s because a %s named "
+			"%s already exists%s%s",
+			name, p ? "port" : "bridge", name,
+			p ? " on bridge " : "", p ? m->bridge : "");
 	if (need_bridge(m, br, err, len) < 0)
 		return -1;
 	if (vs_vsw_name(name, vsw, sizeof(vsw), err, len) < 0)
 		return -1;
 	for (int i = 0; i < m->n; i++)
 		if (!m->ports[i].deleted && strcmp(m->ports[i].vsw, vsw) == 0)
-			return fail(err, len,
-				    "cannot create a port named %s because its "
-				    "vsw name %s is port %s's",
-				    name, vsw, m->ports[i].ovs);
+			return vs_fail(
+				err, len,
+				"cannot create a port named %s because its "
+				"vsw name %s is port %s's",
+				name, vsw, m->ports[i].ovs);
 	if (m->n == VS_MAX_PORTS)
-		return fail(err, len, "too many ports in one transaction");
+		return vs_fail(err, len, "too many ports in one transaction");
 	p = &m->ports[m->n++];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->ovs, sizeof(p->ovs), "%s", name);
@@ -151,19 +142,20 @@ static int cmd_del_port(struct vs_model *m, const struct vs_cmd *c, char *err,
 	if (m->bridge[0] && strcmp(target, m->bridge) == 0) {
 		if (c->if_exists)
 			return 0;
-		return fail(err, len,
-			    "cannot delete port %s because it is the local "
-			    "port for bridge %s (deleting this port requires "
-			    "deleting the entire bridge)",
-			    target, target);
+		return vs_fail(
+			err, len,
+			"cannot delete port %s because it is the local "
+			"port for bridge %s (deleting this port requires "
+			"deleting the entire bridge)",
+			target, target);
 	}
 	p = vs_port_find(m, target);
 	if (p == NULL) {
 		if (c->if_exists)
 			return 0;
-		return fail(err, len, "no %s named %s",
-			    c->with_iface ? "port or interface" : "port",
-			    target);
+		return vs_fail(err, len, "no %s named %s",
+			       c->with_iface ? "port or interface" : "port",
+			       target);
 	}
 	if (c->argc == 3 && need_bridge(m, c->argv[1], err, len) < 0)
 		return -1;
@@ -184,9 +176,9 @@ static int cmd_to_br(struct vs_model *m, const struct vs_cmd *c,
 		     struct vs_out *out, char *err, size_t len)
 {
 	if (vs_port_find(m, c->argv[1]) == NULL)
-		return fail(err, len, "no %s named %s",
-			    c->argv[0][0] == 'p' ? "port" : "interface",
-			    c->argv[1]);
+		return vs_fail(err, len, "no %s named %s",
+			       c->argv[0][0] == 'p' ? "port" : "interface",
+			       c->argv[1]);
 	vs_out_append(out, "%s\n", m->bridge);
 	return 0;
 }
@@ -234,23 +226,24 @@ int vs_check(struct vs_model *m, char *err, size_t len)
 			continue;
 		if (strcmp(p->type, "dpdkvhostuser") != 0 &&
 		    strcmp(p->type, "dpdkvhostuserclient") != 0)
-			return fail(err, len,
-				    "unsupported: add-port %s %s type=%s (vsw "
-				    "adds vhost-user ports: set Interface %s "
-				    "type=dpdkvhostuser or dpdkvhostuserclient "
-				    "in the same transaction)",
-				    p->ovs, p->type[0] ? "with" : "without",
-				    p->type[0] ? p->type : "\"\"", p->ovs);
+			return vs_fail(
+				err, len,
+				"unsupported: add-port %s %s type=%s (vsw "
+				"adds vhost-user ports: set Interface %s "
+				"type=dpdkvhostuser or dpdkvhostuserclient "
+				"in the same transaction)",
+				p->ovs, p->type[0] ? "with" : "without",
+				p->type[0] ? p->type : "\"\"", p->ovs);
 		if (p->type[19] == 'c' && !p->path_set)
-			return fail(err, len,
-				    "dpdkvhostuserclient port %s needs "
-				    "options:vhost-server-path",
-				    p->ovs);
+			return vs_fail(err, len,
+				       "dpdkvhostuserclient port %s needs "
+				       "options:vhost-server-path",
+				       p->ovs);
 		if (!p->path_set &&
 		    snprintf(p->path, sizeof(p->path), "%s/%s", m->run_dir,
 			     p->ovs) >= (int)sizeof(p->path))
-			return fail(err, len, "socket path %s/%s too long",
-				    m->run_dir, p->ovs);
+			return vs_fail(err, len, "socket path %s/%s too long",
+				       m->run_dir, p->ovs);
 	}
 	return 0;
 }

@@ -8,7 +8,6 @@
 #include "cols.h"
 #include "vsw_keys.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,19 +16,6 @@
 #define ID_CHARS                                                               \
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"       \
 	"_-.:/@+"
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 void vs_unquote(const char *s, char *out, size_t len)
 {
@@ -69,10 +55,10 @@ static int set_bridge(const char *col, const char *key, const char *v,
 	if (strcmp(col, "datapath_type") == 0 && key == NULL &&
 	    (strcmp(v, "netdev") == 0 || strcmp(v, "") == 0))
 		return 0;
-	return fail(err, len,
-		    "unsupported: set Bridge %s%s%s=%s (vsw is a userspace "
-		    "switch: datapath_type=netdev only)",
-		    col, key ? ":" : "", key ? key : "", v);
+	return vs_fail(err, len,
+		       "unsupported: set Bridge %s%s%s=%s (vsw is a userspace "
+		       "switch: datapath_type=netdev only)",
+		       col, key ? ":" : "", key ? key : "", v);
 }
 
 static int set_trunks(struct vs_port *p, const char *v, char *err, size_t len)
@@ -82,7 +68,7 @@ static int set_trunks(struct vs_port *p, const char *v, char *err, size_t len)
 	bool br = v[0] == '[' && n >= 2 && v[n - 1] == ']';
 
 	if (n - 2 * br >= sizeof(buf))
-		return fail(err, len, "trunks=%s: too many VLANs", v);
+		return vs_fail(err, len, "trunks=%s: too many VLANs", v);
 	memcpy(buf, v + br, n - 2 * br);
 	buf[n - 2 * br] = '\0';
 	for (const char *s = buf; *s != '\0';) {
@@ -92,10 +78,10 @@ static int set_trunks(struct vs_port *p, const char *v, char *err, size_t len)
 
 		snprintf(one, sizeof(one), "%.*s", (int)w, s);
 		if (w == 0 || w >= sizeof(one) || int_val(one, 0, 4095, &x))
-			return fail(err, len,
-				    "trunks=%s: expected VLAN ids 0..4095 "
-				    "separated by commas",
-				    v);
+			return vs_fail(err, len,
+				       "trunks=%s: expected VLAN ids 0..4095 "
+				       "separated by commas",
+				       v);
 		s += w;
 		s += strspn(s, ", ");
 	}
@@ -118,26 +104,26 @@ static int set_vlan_mode(struct vs_port *p, const char *v, char *err,
 			snprintf(p->vlan.mode, sizeof(p->vlan.mode), "%s", v);
 			return 0;
 		}
-	return fail(err, len,
-		    "unsupported: vlan_mode=%s (vsw takes access, trunk, "
-		    "native-tagged, native-untagged)",
-		    v);
+	return vs_fail(err, len,
+		       "unsupported: vlan_mode=%s (vsw takes access, trunk, "
+		       "native-tagged, native-untagged)",
+		       v);
 }
 
 static int set_port(struct vs_port *p, const char *col, const char *key,
 		    const char *v, char *err, size_t len)
 {
 	if (key != NULL)
-		return fail(err, len,
-			    "unsupported: set Port %s:%s (vsw keeps "
-			    "external_ids on the Interface)",
-			    col, key);
+		return vs_fail(err, len,
+			       "unsupported: set Port %s:%s (vsw keeps "
+			       "external_ids on the Interface)",
+			       col, key);
 	if (strcmp(col, "tag") == 0) {
 		if (int_val(v, 0, 4095, &p->vlan.tag) < 0)
-			return fail(err, len,
-				    "constraint violation: %s is not in the "
-				    "valid range 0 to 4095 (inclusive)",
-				    v);
+			return vs_fail(err, len,
+				       "constraint violation: %s is not in the "
+				       "valid range 0 to 4095 (inclusive)",
+				       v);
 		if (p->vlan.tag == 0)
 			p->vlan.tag = -1; /* vsw: tag 0 = none */
 		return 0;
@@ -146,10 +132,10 @@ static int set_port(struct vs_port *p, const char *col, const char *key,
 		return set_trunks(p, v, err, len);
 	if (strcmp(col, "vlan_mode") == 0)
 		return set_vlan_mode(p, v, err, len);
-	return fail(err, len,
-		    "unsupported: set Port %s=%s (vsw-vsctl sets tag, "
-		    "vlan_mode, trunks)",
-		    col, v);
+	return vs_fail(err, len,
+		       "unsupported: set Port %s=%s (vsw-vsctl sets tag, "
+		       "vlan_mode, trunks)",
+		       col, v);
 }
 
 /* external_ids:KEY=VALUE (or external_ids={} to clear them). */
@@ -166,16 +152,17 @@ static int set_id(struct vs_port *p, const char *key, const char *v, char *err,
 	    strspn(key, ID_CHARS) != strlen(key) ||
 	    strspn(v, ID_CHARS "=") != strlen(v) ||
 	    strcmp(key, VS_OVS_NAME_KEY) == 0)
-		return fail(err, len,
-			    "unsupported: external_ids%s%s=%s (vsw keeps "
-			    "KEY=VALUE pairs of [A-Za-z0-9_.:/@+-], not "
-			    "the key %s)",
-			    key ? ":" : "", key ? key : "", v, VS_OVS_NAME_KEY);
+		return vs_fail(err, len,
+			       "unsupported: external_ids%s%s=%s (vsw keeps "
+			       "KEY=VALUE pairs of [A-Za-z0-9_.:/@+-], not "
+			       "the key %s)",
+			       key ? ":" : "", key ? key : "", v,
+			       VS_OVS_NAME_KEY);
 	for (i = 0; i < p->n_ids && strcmp(p->ids[i].k, key) != 0; i++)
 		;
 	if (i == VS_MAX_IDS)
-		return fail(err, len, "external_ids: more than %d keys",
-			    VS_MAX_IDS);
+		return vs_fail(err, len, "external_ids: more than %d keys",
+			       VS_MAX_IDS);
 	snprintf(p->ids[i].k, sizeof(p->ids[i].k), "%s", key);
 	snprintf(p->ids[i].v, sizeof(p->ids[i].v), "%s", v);
 	p->n_ids += i == p->n_ids;
@@ -188,21 +175,21 @@ static int fixed(const struct vs_port *p, const char *what, const char *have,
 {
 	if (p->added || strcmp(have, want) == 0)
 		return 0;
-	return fail(err, len,
-		    "unsupported: changing %s of port %s from %s to %s (vsw "
-		    "fixes it when the port is added: del-port, then "
-		    "add-port)",
-		    what, p->ovs, have, want);
+	return vs_fail(err, len,
+		       "unsupported: changing %s of port %s from %s to %s (vsw "
+		       "fixes it when the port is added: del-port, then "
+		       "add-port)",
+		       what, p->ovs, have, want);
 }
 
 static int set_server_path(struct vs_port *p, const char *v, char *err,
 			   size_t len)
 {
 	if (v[0] != '/' || strlen(v) >= VSW_SUN_PATH_MAX)
-		return fail(err, len,
-			    "options:vhost-server-path=%s: expected an "
-			    "absolute path shorter than %d characters",
-			    v, VSW_SUN_PATH_MAX);
+		return vs_fail(err, len,
+			       "options:vhost-server-path=%s: expected an "
+			       "absolute path shorter than %d characters",
+			       v, VSW_SUN_PATH_MAX);
 	if (fixed(p, "options:vhost-server-path", p->path, v, err, len) < 0)
 		return -1;
 	snprintf(p->path, sizeof(p->path), "%s", v);
@@ -213,9 +200,9 @@ static int set_server_path(struct vs_port *p, const char *v, char *err,
 static int set_mtu(struct vs_port *p, const char *v, char *err, size_t len)
 {
 	if (int_val(v, VSW_MTU_MIN, VSW_MTU_MAX, &p->mtu) < 0)
-		return fail(err, len,
-			    "unsupported: mtu_request=%s (vsw takes %d..%d)", v,
-			    VSW_MTU_MIN, VSW_MTU_MAX);
+		return vs_fail(err, len,
+			       "unsupported: mtu_request=%s (vsw takes %d..%d)",
+			       v, VSW_MTU_MIN, VSW_MTU_MAX);
 	if (p->mtu < 0) /* [] : vsw keeps its MTU */
 		p->mtu = p->added ? -1 : p->vsw_mtu;
 	return 0;
@@ -238,14 +225,15 @@ static int set_iface(struct vs_port *p, const char *col, const char *key,
 	if (strcmp(col, "mtu_request") == 0 && key == NULL)
 		return set_mtu(p, v, err, len);
 	if (strcmp(col, "name") == 0 || strcmp(col, "options") == 0)
-		return fail(err, len,
-			    "unsupported: set Interface %s%s%s=%s (vsw-vsctl "
-			    "sets type, options:vhost-server-path, "
-			    "external_ids, mtu_request)",
-			    col, key ? ":" : "", key ? key : "", v);
-	return fail(err, len,
-		    "cannot modify read-only column %s in table Interface",
-		    col);
+		return vs_fail(
+			err, len,
+			"unsupported: set Interface %s%s%s=%s (vsw-vsctl "
+			"sets type, options:vhost-server-path, "
+			"external_ids, mtu_request)",
+			col, key ? ":" : "", key ? key : "", v);
+	return vs_fail(err, len,
+		       "cannot modify read-only column %s in table Interface",
+		       col);
 }
 
 int vs_col_set(struct vs_model *m, enum vs_tbl t, struct vs_port *p,
@@ -260,10 +248,10 @@ int vs_col_set(struct vs_model *m, enum vs_tbl t, struct vs_port *p,
 		int c, rc;
 
 		if (eq == NULL)
-			return fail(err, len,
-				    "%s: argument does not end in \"=\" "
-				    "followed by a value.",
-				    a);
+			return vs_fail(err, len,
+				       "%s: argument does not end in \"=\" "
+				       "followed by a value.",
+				       a);
 		c = vs_col_find(t, a, n, err, len);
 		if (c < 0)
 			return -1;

@@ -7,23 +7,9 @@
  */
 #include "cols.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* The row @rec of @t: 0 with *@p (NULL for the bridge), 1 missing. */
 static int find_row(struct vs_model *m, enum vs_tbl t, const char *rec,
@@ -47,19 +33,26 @@ static int get_row(struct vs_model *m, const struct vs_cmd *c, const char *rec,
 		return 0;
 	if (c->if_exists)
 		return 1;
-	return fail(err, len, "no row \"%s\" in table %s", rec,
-		    vs_table_name((enum vs_tbl)t));
+	return vs_fail(err, len, "no row \"%s\" in table %s", rec,
+		       vs_table_name((enum vs_tbl)t));
+}
+
+/* TABLE RECORD of set and get: 0 with *@t, *@p; 1 missing; -1 error. */
+static int table_row(struct vs_model *m, const struct vs_cmd *c, int *t,
+		     struct vs_port **p, char *err, size_t len)
+{
+	*t = vs_table_find(c->argv[1], err, len);
+	if (*t < 0)
+		return -1;
+	return get_row(m, c, c->argv[2], *t, p, err, len);
 }
 
 int vs_cmd_set(struct vs_model *m, const struct vs_cmd *c, char *err,
 	       size_t len)
 {
 	struct vs_port *p;
-	int t = vs_table_find(c->argv[1], err, len), rc;
+	int t, rc = table_row(m, c, &t, &p, err, len);
 
-	if (t < 0)
-		return -1;
-	rc = get_row(m, c, c->argv[2], t, &p, err, len);
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
 	return vs_col_set(m, (enum vs_tbl)t, p, c->argv + 3, c->argc - 3, err,
@@ -89,22 +82,22 @@ static int get_one(struct vs_model *m, int t, struct vs_port *p,
 		    &v);
 	if (a[n] == ':') {
 		if (!v.is_map)
-			return fail(err, len,
-				    "cannot specify key to get for non-map "
-				    "column %s",
-				    vs_table_cols((enum vs_tbl)t)[col]);
+			return vs_fail(err, len,
+				       "cannot specify key to get for non-map "
+				       "column %s",
+				       vs_table_cols((enum vs_tbl)t)[col]);
 		vs_unquote(a + n + 1, key, sizeof(key));
 		for (i = 0; i < v.n && strcmp(v.keys[i], key) != 0; i++)
 			;
 		if (i == v.n) {
 			if (c->if_exists)
 				return 0;
-			return fail(err, len,
-				    "no key \"%s\" in %s record \"%s\" column "
-				    "%s",
-				    key, vs_table_name((enum vs_tbl)t),
-				    c->argv[2],
-				    vs_table_cols((enum vs_tbl)t)[col]);
+			return vs_fail(
+				err, len,
+				"no key \"%s\" in %s record \"%s\" column "
+				"%s",
+				key, vs_table_name((enum vs_tbl)t), c->argv[2],
+				vs_table_cols((enum vs_tbl)t)[col]);
 		}
 		memset(&one, 0, sizeof(one));
 		one.n = 1;
@@ -121,11 +114,8 @@ int vs_cmd_get(struct vs_model *m, const struct vs_cmd *c, struct vs_out *out,
 	       char *err, size_t len)
 {
 	struct vs_port *p;
-	int t = vs_table_find(c->argv[1], err, len), rc;
+	int t, rc = table_row(m, c, &t, &p, err, len);
 
-	if (t < 0)
-		return -1;
-	rc = get_row(m, c, c->argv[2], t, &p, err, len);
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
 	for (int i = 3; i < c->argc; i++)
@@ -168,7 +158,8 @@ static int pick_cols(int t, const char *spec, struct cols *cs, char *err,
 		s += strspn(s, ", ");
 	}
 	if (cs->n == 0)
-		return fail(err, len, "must specify at least one column name");
+		return vs_fail(err, len,
+			       "must specify at least one column name");
 	return 0;
 }
 
@@ -204,10 +195,10 @@ static int match(struct vs_model *m, int t, struct vs_port *p, const char *a,
 		op = eq;
 	}
 	if (op[0] != '=' || strchr("<>!{", op[-1]) != NULL)
-		return fail(err, len,
-			    "unsupported: find condition %s (vsw-vsctl "
-			    "compares with =)",
-			    a);
+		return vs_fail(err, len,
+			       "unsupported: find condition %s (vsw-vsctl "
+			       "compares with =)",
+			       a);
 	vs_unquote(op + 1, want, sizeof(want));
 	vs_col_read(m, (enum vs_tbl)t, p, vs_table_cols((enum vs_tbl)t)[c], &v);
 	if (key[0] != '\0') {

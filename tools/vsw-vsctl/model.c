@@ -14,9 +14,20 @@
 #include "vswctl.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int vs_fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 int vs_vsw_name(const char *ovs, char *out, size_t len, char *err,
 		size_t errlen)

@@ -7,7 +7,6 @@
  * commands print text, each on one line with --oneline ("\n" and "\\"
  * escaped), so that os-vif can take line i as command i's result.
  */
-#define _GNU_SOURCE
 #include "vsctl.h"
 #include "vswctl.h"
 
@@ -19,19 +18,19 @@
 
 void vs_out_append(struct vs_out *o, const char *fmt, ...)
 {
-	va_list ap;
-	char *s;
+	va_list ap, again;
 	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		exit(error("out of memory"));
-	o->text = xrealloc(o->text, o->len + (size_t)n + 1);
-	memcpy(o->text + o->len, s, (size_t)n + 1);
-	o->len += (size_t)n;
-	free(s);
+	if (n >= 0) { /* measured, then written in place */
+		o->text = xrealloc(o->text, o->len + (size_t)n + 1);
+		vsnprintf(o->text + o->len, (size_t)n + 1, fmt, again);
+		o->len += (size_t)n;
+	}
+	va_end(again);
 }
 
 /* ovsdb-data.c's string_needs_quotes: not a plain word, or a UUID. */

@@ -111,6 +111,9 @@ struct vs_model {
 
 struct ctl;
 int vs_model_load(struct ctl *ctl, struct vs_model *m);
+/* vsnprintf @fmt into @err; returns -1. */
+int vs_fail(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* The live port of OVS name @name, or NULL. */
 struct vs_port *vs_port_find(struct vs_model *m, const char *name);
 /* vsw's name for OVS name @ovs; 0, or -1 with a message in @err. */
