@@ -75,15 +75,18 @@ static const char *opt_val(int argc, char **argv, int *i, const char *lng,
 
 static int set_format(struct vs_opts *o, const char *v, char *err, size_t len)
 {
-	static const char *const f[] = {"list", "table", "csv", "json"};
-
-	for (int i = 0; i < 4; i++)
-		if (strcmp(v, f[i]) == 0) {
-			o->format = (enum vs_format)i;
-			return 0;
-		}
-	return fail(err, len, "unknown output format \"%s\"%s", v,
-		    strcmp(v, "html") == 0 ? " (html: unsupported)" : "");
+	if (strcmp(v, "list") == 0)
+		o->format = VS_FMT_LIST;
+	else if (strcmp(v, "table") == 0)
+		o->format = VS_FMT_TABLE;
+	else if (strcmp(v, "json") == 0)
+		o->format = VS_FMT_JSON;
+	else if (strcmp(v, "html") == 0 || strcmp(v, "csv") == 0)
+		return fail(err, len, "unsupported: --format=%s%s", v,
+			    " (vsw-vsctl prints list, table, json)");
+	else
+		return fail(err, len, "unknown output format \"%s\"%s", v, "");
+	return 0;
 }
 
 static int set_data(struct vs_opts *o, const char *v, char *err, size_t len)

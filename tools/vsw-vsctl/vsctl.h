@@ -32,7 +32,7 @@
 
 /* ---- parse.c ---- */
 
-enum vs_format { VS_FMT_LIST, VS_FMT_TABLE, VS_FMT_CSV, VS_FMT_JSON };
+enum vs_format { VS_FMT_LIST, VS_FMT_TABLE, VS_FMT_JSON };
 enum vs_cell { VS_CELL_STRING, VS_CELL_BARE, VS_CELL_JSON };
 
 struct vs_opts {
