@@ -37,6 +37,9 @@ expect() {
 }
 has_err() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1': $(cat "$T/err")"; }
 out_is() { [ "$(cat "$T/out")" = "$1" ] || fail "output '$(cat "$T/out")', want '$1'"; }
+# os-vif impl_vsctl.py:85-88: every transaction's options; :158-161 puts
+# "--" before each command (timeout: ovs.py:75 ovs_vsctl_timeout = 120,
+# db: ovs.py:81 ovsdb_connection = tcp:127.0.0.1:6640)
 OSVIF=(ovs-vsctl --timeout=120 --oneline --format=json --db=tcp:127.0.0.1:6640)
 
 CFG=$(vhost_config seed)
@@ -61,14 +64,15 @@ expect 0 ovs-vsctl --bare --columns=name find bridge name=$BR
 out_is $BR
 
 note "os-vif (vsctl mode, isolate_vif): plug a vhost-user port"
-# ovsdb_lib.py:57 _ovs_supports_mtu_requests -> impl_vsctl.py:466 has_table_column
+# ovsdb_lib.py:57 _ovs_supports_mtu_requests -> impl_vsctl.py:462 has_table_column
 expect 0 "${OSVIF[@]}" -- --columns=mtu_request list Interface
 jq -e '.headings == ["mtu_request"] and (.data | length) == 2' "$T/out" >/dev/null || fail "list Interface: $(cat "$T/out")"
 # ovs.py:243 _isolate_vif -> ovsdb_lib.py:281 port_exists
 expect 0 "${OSVIF[@]}" -- list-ports $BR
 out_is "$SOCK\\nseed"
 # ovsdb_lib.py:260-278 create_ovs_vif_port (ovs.py:396 _plug_vhostuser,
-# vif.mode client: OVS is the server), with ovs.py:283-287's dead VLAN
+# vif.mode client (ovs.py:395): OVS is the server), with ovs.py:283-287's
+# dead VLAN (isolate_vif = True)
 expect 0 "${OSVIF[@]}" -- --may-exist add-br $BR -- set Bridge $BR datapath_type=netdev \
 	-- --may-exist add-port $BR $VIF -- set Port $VIF tag=4095 -- set Port $VIF vlan_mode=trunk \
 	-- set Port $VIF trunks=4095 -- set Interface $VIF external_ids:iface-id=$IFACE_ID \
