@@ -130,6 +130,11 @@ expect 1 ovs-vsctl add-port $BR c0 -- set Interface c0 type=dpdkvhostuser extern
 has_err "transaction error: /vsw/port/add,c1,"
 grep -q "c0: vhost-user server on $RUN/c0" "$T/vsw.log" || fail "c0 was never added, nothing undone: $(tail -5 "$T/vsw.log")"
 [ "$(info_val ports)" -eq "$n0" ] && [ ! -e "$RUN/c0" ] || fail "the failed transaction left port c0 behind"
+# impl_vsctl.py:466-469: os-vif tells a missing column by this message
+expect 1 "${OSVIF[@]}" -- --columns=nosuch list Interface
+has_err 'ovs-vsctl: Interface does not contain a column whose name matches "nosuch"'
+expect 1 ovs-vsctl get Interface $VIF statistics
+has_err 'ovs-vsctl: unsupported: Interface column "statistics"'
 expect 1 ovs-vsctl --timeout=0 list-br
 has_err "value 0 on -t or --timeout is invalid"
 

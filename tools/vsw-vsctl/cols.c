@@ -21,13 +21,82 @@ static const char *const iface_cols[] = {
 	"name", "type",	  "options",	"external_ids", "mtu_request",
 	"mtu",	"ofport", "link_state", "admin_state",	NULL};
 
+/* The columns OVS has (vswitch.ovsschema 8.3.1) that vsw-vsctl lacks:
+ * asking for one is "unsupported", for any other ovs-vsctl's "does not
+ * contain a column" (os-vif's has_table_column matches that message). */
+static const char *const ovs_bridge[] = {"auto_attach",
+					 "controller",
+					 "datapath_id",
+					 "datapath_version",
+					 "external_ids",
+					 "fail_mode",
+					 "flood_vlans",
+					 "flow_tables",
+					 "ipfix",
+					 "mcast_snooping_enable",
+					 "mirrors",
+					 "netflow",
+					 "other_config",
+					 "ports",
+					 "protocols",
+					 "rstp_enable",
+					 "rstp_status",
+					 "sflow",
+					 "status",
+					 "stp_enable",
+					 NULL};
+static const char *const ovs_port[] = {"bond_active_slave",
+				       "bond_downdelay",
+				       "bond_fake_iface",
+				       "bond_mode",
+				       "bond_updelay",
+				       "cvlans",
+				       "fake_bridge",
+				       "interfaces",
+				       "lacp",
+				       "other_config",
+				       "protected",
+				       "qos",
+				       "rstp_statistics",
+				       "rstp_status",
+				       "statistics",
+				       "status",
+				       NULL};
+static const char *const ovs_iface[] = {"bfd",
+					"bfd_status",
+					"cfm_fault",
+					"cfm_fault_status",
+					"cfm_flap_count",
+					"cfm_health",
+					"cfm_mpid",
+					"cfm_remote_mpids",
+					"cfm_remote_opstate",
+					"duplex",
+					"error",
+					"ifindex",
+					"ingress_policing_burst",
+					"ingress_policing_kpkts_burst",
+					"ingress_policing_kpkts_rate",
+					"ingress_policing_rate",
+					"lacp_current",
+					"link_resets",
+					"link_speed",
+					"lldp",
+					"mac",
+					"mac_in_use",
+					"ofport_request",
+					"other_config",
+					"statistics",
+					"status",
+					NULL};
+
 static const struct {
 	const char *name;
-	const char *const *cols;
+	const char *const *cols, *const *ovs_only;
 } tables[] = {
-	[VS_T_BRIDGE] = {"Bridge", bridge_cols},
-	[VS_T_PORT] = {"Port", port_cols},
-	[VS_T_IFACE] = {"Interface", iface_cols},
+	[VS_T_BRIDGE] = {"Bridge", bridge_cols, ovs_bridge},
+	[VS_T_PORT] = {"Port", port_cols, ovs_port},
+	[VS_T_IFACE] = {"Interface", iface_cols, ovs_iface},
 };
 
 const char *const *vs_table_cols(enum vs_tbl t)
@@ -89,6 +158,28 @@ int vs_table_find(const char *name, char *err, size_t len)
 	return -1;
 }
 
+static void col_error(enum vs_tbl t, const char *want, char *err, size_t len)
+{
+	char known[256] = "";
+	int i;
+
+	for (i = 0; tables[t].ovs_only[i]; i++)
+		if (score(tables[t].ovs_only[i], want) > 0)
+			break;
+	if (tables[t].ovs_only[i] == NULL) {
+		snprintf(err, len,
+			 "%s does not contain a column whose name matches "
+			 "\"%s\"",
+			 tables[t].name, want);
+		return;
+	}
+	for (i = 0; tables[t].cols[i]; i++)
+		snprintf(known + strlen(known), sizeof(known) - strlen(known),
+			 "%s%s", i ? ", " : "", tables[t].cols[i]);
+	snprintf(err, len, "unsupported: %s column \"%s\" (vsw-vsctl knows %s)",
+		 tables[t].name, want, known);
+}
+
 int vs_col_find(enum vs_tbl t, const char *name, size_t n, char *err,
 		size_t len)
 {
@@ -100,17 +191,8 @@ int vs_col_find(enum vs_tbl t, const char *name, size_t n, char *err,
 	for (int i = 0; tables[t].cols[i]; i++)
 		if ((s = score(tables[t].cols[i], want)) > best)
 			best = s, hit = i;
-	if (hit < 0) {
-		char known[256] = "";
-
-		for (int i = 0; tables[t].cols[i]; i++)
-			snprintf(known + strlen(known),
-				 sizeof(known) - strlen(known), "%s%s",
-				 i ? ", " : "", tables[t].cols[i]);
-		snprintf(err, len,
-			 "unsupported: %s column \"%s\" (vsw-vsctl knows %s)",
-			 tables[t].name, want, known);
-	}
+	if (hit < 0)
+		col_error(t, want, err, len);
 	return hit;
 }
 

@@ -151,8 +151,18 @@ static void print_list(const struct vs_opts *o, const struct vs_table *t)
 	}
 }
 
+/* A line of the table without its trailing blanks, as ovs-vsctl ends it. */
+static void end_line(struct vs_out *l)
+{
+	while (l->len > 0 && l->text[l->len - 1] == ' ')
+		l->len--;
+	printf("%.*s\n", (int)l->len, l->text ? l->text : "");
+	l->len = 0;
+}
+
 static void print_table(const struct vs_opts *o, const struct vs_table *t)
 {
+	struct vs_out l = {0};
 	int w[16];
 
 	if (!first_table)
@@ -165,23 +175,22 @@ static void print_table(const struct vs_opts *o, const struct vs_table *t)
 				w[c] = (int)strlen(t->cells[r][c][o->cell]);
 	}
 	for (int line = 0; o->headings && line < 2; line++) {
-		for (int c = 0; c < t->ncols; c++) {
-			if (c)
-				putchar(' ');
+		for (int c = 0; c < t->ncols; c++)
 			if (line == 0)
-				printf("%-*s", w[c], t->heads[c]);
+				vs_out_append(&l, c ? " %-*s" : "%-*s", w[c],
+					      t->heads[c]);
 			else
-				for (int i = 0; i < w[c]; i++)
-					putchar('-');
-		}
-		putchar('\n');
+				for (int i = -(c > 0); i < w[c]; i++)
+					vs_out_append(&l, i < 0 ? " " : "-");
+		end_line(&l);
 	}
 	for (int r = 0; r < t->nrows; r++) {
 		for (int c = 0; c < t->ncols; c++)
-			printf(c ? " %-*s" : "%-*s", w[c],
-			       t->cells[r][c][o->cell]);
-		putchar('\n');
+			vs_out_append(&l, c ? " %-*s" : "%-*s", w[c],
+				      t->cells[r][c][o->cell]);
+		end_line(&l);
 	}
+	free(l.text);
 }
 
 /* {"data":[[...],...],"headings":[...]}: cells as OVSDB JSON. */
