@@ -121,7 +121,7 @@ has_err "vsw-vsctl: vsw has one bridge, $BR exists; cannot add br0"
 expect 2 ovs-vsctl br-exists br0
 n0=$(info_val ports)
 expect 1 ovs-vsctl add-port $BR eth9 -- set Port eth9 tag=7
-has_err "unsupported: add-port eth9 without type"
+has_err "unsupported: add-port eth9 without a type"
 # a transaction vsw refuses half-way (c1's socket is outside run-dir) is
 # undone: c0, added before, is deleted again
 expect 1 ovs-vsctl add-port $BR c0 -- set Interface c0 type=dpdkvhostuser external_ids:k=v \

@@ -228,13 +228,15 @@ int vs_check(struct vs_model *m, char *err, size_t len)
 		    strcmp(p->type, "dpdkvhostuserclient") != 0)
 			return vs_fail(
 				err, len,
-				"unsupported: add-port %s %s type=%s (vsw "
-				"adds vhost-user ports: set Interface %s "
-				"type=dpdkvhostuser or dpdkvhostuserclient "
-				"in the same transaction)",
-				p->ovs, p->type[0] ? "with" : "without",
-				p->type[0] ? p->type : "\"\"", p->ovs);
-		if (p->type[19] == 'c' && !p->path_set)
+				"unsupported: add-port %s %s%s (vsw adds "
+				"vhost-user ports: set Interface %s "
+				"type=dpdkvhostuser or "
+				"dpdkvhostuserclient in the same "
+				"transaction)",
+				p->ovs,
+				p->type[0] ? "with type=" : "without a type",
+				p->type, p->ovs);
+		if (strcmp(p->type, "dpdkvhostuserclient") == 0 && !p->path_set)
 			return vs_fail(err, len,
 				       "dpdkvhostuserclient port %s needs "
 				       "options:vhost-server-path",
