@@ -241,6 +241,8 @@ int vs_check(struct vs_model *m, char *err, size_t len)
 				       "dpdkvhostuserclient port %s needs "
 				       "options:vhost-server-path",
 				       p->ovs);
+		if (strcmp(p->type, "dpdkvhostuser") == 0)
+			p->path_set = false; /* as OVS: its own socket */
 		if (!p->path_set &&
 		    snprintf(p->path, sizeof(p->path), "%s/%s", m->run_dir,
 			     p->ovs) >= (int)sizeof(p->path))
