@@ -935,7 +935,7 @@ static int check_vlan(const struct pctx *c, const struct vsw_port_conf *pc)
 		return bad_value(c, "vlan-mode", mode,
 				 "a tag = 1..%d with it (or vlan-mode = "
 				 "trunk)",
-				 VSW_VLAN_MAX);
+				 VSW_VLAN_DEAD);
 	if (m == VSW_VLAN_ACCESS && pc->trunks_set)
 		return bad_value(c, "trunks",
 				 (vsw_config_trunks_str(pc, t, sizeof(t)), t),

@@ -106,6 +106,15 @@ const struct vsw_key vsw_keys[] = {
 	 .max = 100, .dflt = "25", .runtime = true,
 	 .help = "Imbalance of the workers' busy cycles, (max - min) / max, "
 		 "that triggers a rebalance."},
+	{"bridge", SW(bridge), .kind = VSW_KIND_STRING,
+	 .max = sizeof(((struct vsw_switch_conf *)0)->bridge) - 1,
+	 .charset = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_-.",
+	 .what = "a bridge name of [A-Za-z0-9_.-]",
+	 .type = "bridge name, [A-Za-z0-9_.-]", .dflt = "",
+	 .shown = "empty: none", .runtime = true,
+	 .help = "The OVS bridge name vsw-vsctl add-br gave the switch "
+		 "(docs/vsw-vsctl.md); empty: none."},
 	{"run-dir", SW(run_dir), .kind = VSW_KIND_PATH, .max = VSW_PATH_MAX,
 	 .dflt = VSW_DEFAULT_RUN_DIR,
 	 .help = "Directory of the default vhost-user sockets; sockets of "
@@ -217,11 +226,11 @@ const struct vsw_key vsw_keys[] = {
 	 .help = "As in OVS: access (untagged, in VLAN tag), trunk (tagged, "
 		 "the trunks VLANs), native-*: a trunk whose untagged frames "
 		 "are VLAN tag."},
-	{"tag", PT(tag), .min = 0, .max = VSW_VLAN_MAX, .noun = "a VLAN id",
-	 .note = " (0 = none)", .ports = VSW_KEY_ANY, .runtime = true,
-	 .dflt = "0", .shown = "none",
+	{"tag", PT(tag), .min = 0, .max = VSW_VLAN_DEAD, .noun = "a VLAN id",
+	 .note = " (0 = none, 4095 = dead)", .ports = VSW_KEY_ANY,
+	 .runtime = true, .dflt = "0", .shown = "none",
 	 .help = "The VLAN of an access port, the native VLAN of a native-* "
-		 "port; 0 = none."},
+		 "port; 0 = none; 4095 = the dead VLAN (carries nothing)."},
 	{"trunks", PT(trunks), .kind = VSW_KIND_VLANS, .min = 0,
 	 .max = VSW_VLAN_MAX, .ports = VSW_KEY_ANY, .runtime = true,
 	 .type = "VLAN ids and ranges, e.g. 10,20-30", .dflt = "all",
@@ -257,6 +266,16 @@ const struct vsw_key vsw_keys[] = {
 	 .ports = VSW_KEY_VHOST, .shown = "[switch] socket-mode",
 	 .help = "Permissions of the port's server socket (mode = server "
 		 "only)."},
+	{"external-ids", PT(external_ids), .kind = VSW_KIND_STRING,
+	 .max = VSW_EXTERNAL_IDS_MAX, .ports = VSW_KEY_ANY, .runtime = true,
+	 .charset = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_-.:=/@+ ",
+	 .what = "KEY=VALUE pairs separated by spaces, of "
+		 "[A-Za-z0-9_.:=/@+-]",
+	 .type = "KEY=VALUE pairs separated by spaces", .dflt = "",
+	 .shown = "empty",
+	 .help = "OVS external_ids (iface-id, attached-mac...), kept for "
+		 "orchestrators; vsw-vsctl sets them (docs/vsw-vsctl.md)."},
 };
 
 const size_t vsw_n_keys = sizeof(vsw_keys) / sizeof(vsw_keys[0]);

@@ -52,7 +52,12 @@ enum vsw_vlan_mode {
 	VSW_VLAN_NATIVE_TAGGED = 4,
 };
 #define VSW_VLAN_MAX 4094 /* highest VLAN id a port may carry */
-#define VSW_VLAN_WORDS 64 /* uint64_t words of a 4096-bit VLAN set */
+/* tag = 4095: the dead VLAN (OVS/Neutron's isolation, os-vif's
+ * isolate_vif): the port carries no VLAN, every frame it sends is dropped
+ * (drop_vlan_not_allowed) and nothing is sent to it. */
+#define VSW_VLAN_DEAD 4095
+#define VSW_EXTERNAL_IDS_MAX 200 /* external-ids: characters at most */
+#define VSW_VLAN_WORDS 64	 /* uint64_t words of a 4096-bit VLAN set */
 
 struct vsw_switch_conf {
 	unsigned int burst;		   /* 1..VSW_BURST_MAX, default 32 */
@@ -85,6 +90,8 @@ struct vsw_switch_conf {
 	 * ("" = off), with the port-add keys of socket_watch_profile */
 	char socket_watch_dir[VSW_PATH_MAX];
 	char socket_watch_profile[VSW_PATH_MAX];
+	/* the OVS bridge name vsw-vsctl gave the switch ("" = none yet) */
+	char bridge[64];
 };
 
 struct vsw_port_conf {
@@ -130,6 +137,8 @@ struct vsw_port_conf {
 	/* optional pinning: rx queue i is polled by lcore lcores[i % n] */
 	unsigned int n_lcores;
 	unsigned int lcores[VSW_MAX_QUEUES];
+	/* "k=v k=v": OVS external_ids, kept for orchestrators (vsw-vsctl) */
+	char external_ids[VSW_EXTERNAL_IDS_MAX + 1];
 };
 
 struct vsw_config {

@@ -301,53 +301,59 @@ static void test_set_switch_key(void)
 
 static void test_unknown_keys(void)
 {
-	CHECK(load_fails(PORT0 "[switch]\nburts = 32\n",
-			 "[switch] burts = \"32\": expected a [switch] key "
-			 "(burst, tx-flush-interval-us, tx-retries, "
-			 "poll-mode, kick-suppression, idle-threshold-us, "
-			 "max-sleep-us, fdb-aging-s, rebalance-interval-s, "
-			 "rebalance-threshold-pct, run-dir, fdb-size, mbufs, "
-			 "control, port-add-drivers, socket-mode, "
-			 "socket-owner, socket-group, socket-dirs, "
-			 "socket-watch-dir, socket-watch-profile)"));
-	CHECK(load_fails(PORT0 "queue = 2\n",
-			 "[port vm0] queue = \"2\": expected a port key (type, "
-			 "path, mode, devargs, queues, rxq, txq, lcores, "
-			 "mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps, "
-			 "socket-owner, socket-group, socket-mode)"));
+	CHECK(load_fails(
+		PORT0 "[switch]\nburts = 32\n",
+		"[switch] burts = \"32\": expected a [switch] key "
+		"(burst, tx-flush-interval-us, tx-retries, "
+		"poll-mode, kick-suppression, idle-threshold-us, "
+		"max-sleep-us, fdb-aging-s, rebalance-interval-s, "
+		"rebalance-threshold-pct, bridge, run-dir, fdb-size, mbufs, "
+		"control, port-add-drivers, socket-mode, "
+		"socket-owner, socket-group, socket-dirs, "
+		"socket-watch-dir, socket-watch-profile)"));
+	CHECK(load_fails(
+		PORT0 "queue = 2\n",
+		"[port vm0] queue = \"2\": expected a port key (type, "
+		"path, mode, devargs, queues, rxq, txq, lcores, "
+		"mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, "
+		"socket-owner, socket-group, socket-mode, external-ids)"));
 }
 
 static void test_keys_wrong_type(void)
 {
-	CHECK(load_fails(PORT0 "devargs = net_null0\n",
-			 "[port vm0] devargs = \"net_null0\": expected a "
-			 "vhost-user port key (type, path, mode, queues, "
-			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps, "
-			 "socket-owner, socket-group, socket-mode)"));
-	CHECK(load_fails(PORT0 "txq = 1\n",
-			 "[port vm0] txq = \"1\": expected "
-			 "a vhost-user port key (type, "
-			 "path, mode, queues, lcores, mtu, "
-			 "max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps, "
-			 "socket-owner, socket-group, socket-mode)"));
-	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
-			 "[port e0] path = \"/x.sock\": expected an ethdev "
-			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
-	CHECK(load_fails("[port e0]\ntype = ethdev\nmode = server\n",
-			 "[port e0] mode = \"server\": expected an ethdev "
-			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
+	CHECK(load_fails(
+		PORT0 "devargs = net_null0\n",
+		"[port vm0] devargs = \"net_null0\": expected a "
+		"vhost-user port key (type, path, mode, queues, "
+		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, "
+		"socket-owner, socket-group, socket-mode, external-ids)"));
+	CHECK(load_fails(
+		PORT0 "txq = 1\n",
+		"[port vm0] txq = \"1\": expected "
+		"a vhost-user port key (type, "
+		"path, mode, queues, lcores, mtu, "
+		"max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, "
+		"socket-owner, socket-group, socket-mode, external-ids)"));
+	CHECK(load_fails(
+		"[port e0]\npath = /x.sock\ntype = ethdev\n",
+		"[port e0] path = \"/x.sock\": expected an ethdev "
+		"port key (type, devargs, queues, rxq, txq, "
+		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
+	CHECK(load_fails(
+		"[port e0]\ntype = ethdev\nmode = server\n",
+		"[port e0] mode = \"server\": expected an ethdev "
+		"port key (type, devargs, queues, rxq, txq, "
+		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
 }
 
 static void test_non_numeric(void)
@@ -808,9 +814,14 @@ static void test_vlan_keys(void)
 	      !vsw_config_vlan_member(p, 0) && !vsw_config_vlan_member(p, 6));
 	CHECK(load(PORT0 "vlan-mode = native-untagged\ntag = 5\n", &path) == 0);
 	CHECK(vsw_config_vlan_member(p, 4094) && !vsw_config_vlan_member(p, 0));
-	CHECK(load_fails(PORT0 "tag = 4095\n",
-			 "[port vm0] tag = \"4095\": expected a VLAN id in "
-			 "0..4094 (0 = none)"));
+	CHECK(load_fails(PORT0 "tag = 4096\n",
+			 "[port vm0] tag = \"4096\": expected a VLAN id in "
+			 "0..4095 (0 = none, 4095 = dead)"));
+	/* 4095, the dead VLAN (os-vif's isolation): a member of nothing */
+	CHECK(load(PORT0 "tag = 4095\n", &path) == 0);
+	CHECK(vsw_config_vlan_mode(p) == VSW_VLAN_ACCESS &&
+	      !vsw_config_vlan_member(p, 4095) &&
+	      !vsw_config_vlan_member(p, 0) && !vsw_config_vlan_member(p, 1));
 	CHECK(load_fails(PORT0 "trunks = 10,5000\n",
 			 "[port vm0] trunks = \"10,5000\": expected \"all\", "
 			 "or VLAN ids 0..4094 and ranges LOW-HIGH separated "
@@ -823,7 +834,7 @@ static void test_vlan_keys(void)
 	CHECK(load(PORT0 "vlan-mode = tagged\n", &path) < 0);
 	CHECK(load_fails(PORT0 "vlan-mode = access\n",
 			 "[port vm0] vlan-mode = \"access\": expected a tag = "
-			 "1..4094 with it (or vlan-mode = trunk)"));
+			 "1..4095 with it (or vlan-mode = trunk)"));
 	CHECK(load_fails(PORT0 "vlan-mode = trunk\ntag = 10\n",
 			 "[port vm0] tag = \"10\": expected 0 on a trunk port "
 			 "(vlan-mode = access, native-untagged or "
@@ -916,6 +927,37 @@ static void test_allowed_ips_storm(void)
 				     err, sizeof(err)) == 0);
 	CHECK(p->n_ips == 2 && p->ips[1].family == 6 &&
 	      p->storm_mcast_pps == 5);
+}
+
+/* vsw-vsctl's keys: [switch] bridge, a port's external-ids. */
+static void test_ovs_keys(void)
+{
+	struct vsw_port_conf pc;
+
+	vsw_config_default(&cfg, NULL);
+	pc = cfg.ports[0];
+	CHECK(pc.external_ids[0] == '\0' && cfg.sw.bridge[0] == '\0');
+	CHECK(vsw_config_port_set_kv(&pc,
+				     "external-ids=iface-id=1b2c-3d "
+				     "attached-mac=fa:16:3e:00:00:01",
+				     err, sizeof(err)) == 0);
+	CHECK(strcmp(pc.external_ids,
+		     "iface-id=1b2c-3d attached-mac=fa:16:3e:00:00:01") == 0);
+	CHECK(vsw_config_port_set_kv(&pc, "external-ids=", err, sizeof(err)) ==
+		      0 &&
+	      pc.external_ids[0] == '\0');
+	CHECK(vsw_config_port_set_kv(&pc, "external-ids=k=\"v\"", err,
+				     sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "expected KEY=VALUE pairs separated by spaces") !=
+	      NULL);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "bridge", "br-int", err,
+					sizeof(err)) == 0 &&
+	      strcmp(cfg.sw.bridge, "br-int") == 0);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "bridge", "", err,
+					sizeof(err)) == 0 &&
+	      cfg.sw.bridge[0] == '\0');
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "bridge", "br int", err,
+					sizeof(err)) == -EINVAL);
 }
 
 static void test_port_set(void)
@@ -1092,7 +1134,7 @@ static void test_key_table(void)
 				   VSW_KEY_ANY, 1),
 		     "mtu, max-macs, allowed-macs, vlan-mode, tag, trunks, "
 		     "allowed-ips, storm-broadcast-pps, storm-multicast-pps, "
-		     "storm-unknown-pps") == 0);
+		     "storm-unknown-pps, external-ids") == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
 		     "run-dir, fdb-size, mbufs, control, port-add-drivers, "
 		     "socket-mode, socket-owner, socket-group, socket-dirs, "
@@ -1107,7 +1149,7 @@ static void test_key_table(void)
 			  "allowed-macs, vlan-mode, tag, trunks, allowed-ips, "
 			  "storm-broadcast-pps, storm-multicast-pps, "
 			  "storm-unknown-pps, socket-owner, socket-group, "
-			  "socket-mode)") != NULL);
+			  "socket-mode, external-ids)") != NULL);
 	CHECK(vsw_config_switch_key_fixed("mbufs") &&
 	      !vsw_config_switch_key_fixed("burst") &&
 	      !vsw_config_switch_key_fixed("nope"));
@@ -1292,6 +1334,7 @@ int main(void)
 	RUN(test_port_security_keys);
 	RUN(test_allowed_ips_storm);
 	RUN(test_port_set);
+	RUN(test_ovs_keys);
 	RUN(test_runtime_limits);
 	RUN(test_hygiene_and_switch_keys);
 	RUN(test_key_table);
