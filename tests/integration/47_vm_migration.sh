@@ -17,6 +17,9 @@
 #     VHOST_USER_SEND_RARP;
 #   - vsw's FDB moves the guest's MAC to the destination port; the guest
 #     answers through it; the pings lost stay under a generous bound;
+#   - port security on both ports (allowed-macs, allowed-ips, max-macs 1)
+#     lets the announce and the guest's traffic pass, nothing is dropped
+#     for it;
 #   - the old port sees no frame once its QEMU quit, takes a new QEMU,
 #     and no mbuf stays in use.
 # Prints per migration: pings lost, the longest gap between replies,
@@ -42,9 +45,15 @@ NS=vswmg$ID DEV=vmg$ID
 
 veth_ns "$NS" "$DEV" "$PIP/24" 1500
 CFG=$(vhost_config src dst)
+# port security as an OpenStack port has it, on both ports: the guest's
+# MAC and IP only, one MAC at a time; the announce must pass it
+sed -i "/^path = .*\/\(src\|dst\)\.sock\$/a max-macs = 1\nallowed-macs = $MAC\nallowed-ips = $IP" "$CFG"
 printf '[port ping]\ntype = ethdev\ndevargs = net_af_packet0,iface=%s\n' "$DEV" >>"$CFG"
+[ -n "${VSW_MIGR_POLL:-}" ] && sed -i "s/^\[switch\]/[switch]\npoll-mode = $VSW_MIGR_POLL/" "$CFG"
 start_vsw "$CFG"
 wait_for 30 "port ping up" port_is ping up
+[ "$(port_ctr dst max_macs)" = 1 ] && jctl port dst | jq -e '.allowed_macs | length == 1' >/dev/null ||
+	fail "dst: no port security: $(jctl port dst | jq -c '{max_macs, allowed_macs, allowed_ips}')"
 
 # guest NAME PORT [--incoming URI]: a QEMU of the one guest on PORT (every
 # QEMU alike but for its port, console, monitor and -incoming); its
@@ -81,6 +90,25 @@ for f in VHOST_USER_PROTOCOL_F_LOG_SHMFD VHOST_USER_PROTOCOL_F_RARP; do
 	offers '"protocol-features".protocols' $f || fail "vsw does not offer $f"
 done
 note "vsw offers VHOST_F_LOG_ALL, GUEST_ANNOUNCE, protocol LOG_SHMFD and RARP"
+
+# a migration cancelled half-way (to a pipe, 64 KiB/s): QEMU turns the
+# dirty log on through vsw (SET_FEATURES with LOG_ALL on a running device,
+# SET_LOG_BASE past vsw's guard) and off again; the guest runs on, src
+# stays up without a reconnect
+vlog() { qmp a x-query-virtio-status "{\"path\": \"$vpath\"}" | jq -c '."vhost-dev" | {"log-enabled", "log-size"}'; }
+qmp a migrate-set-parameters '{"max-bandwidth": 65536}' >/dev/null || fail "migrate-set-parameters"
+qmp a migrate '{"uri": "exec:cat >/dev/null"}' >/dev/null || fail "migrate to a pipe"
+wait_for 10 "the dirty log on" sh -c "$VM/qmp $T/a.qmp x-query-virtio-status '{\"path\": \"$vpath\"}' |
+	jq -e '.\"vhost-dev\".\"log-enabled\"'"
+note "migrating: $(vlog); $(qmp a query-migrate | jq -c '{status, ram: {transferred: .ram.transferred}}')"
+qmp a migrate_cancel >/dev/null || fail "migrate_cancel"
+wait_for 10 "the migration cancelled" sh -c "$VM/qmp $T/a.qmp query-migrate | jq -e '.status == \"cancelled\"'"
+[ "$(status_of a)" = running ] || fail "a: $(status_of a) after the cancel, expected running"
+[ "$(vlog | jq -r '."log-enabled"')" = false ] || fail "the dirty log stayed on: $(vlog)"
+port_is src up && [ "$(port_ctr src disconnects)" = 0 ] ||
+	fail "src: $(jctl port src | jq -c '{state, disconnects}') after the cancelled migration"
+ip netns exec "$NS" ping -c 3 -i 0.2 -W 1 $IP >/dev/null || fail "the guest does not answer after the cancel"
+note "cancelled: guest running on src, dirty log off: $(vlog)"
 base=$(info_val mbufs_in_use)
 
 # watch: what the pinger's side sees, one line each with the wall time:
@@ -210,6 +238,11 @@ jctl port src | jq -c '{state, connects, disconnects, rx_packets, tx_packets, dr
 jctl port dst | jq -c '{state, connects, disconnects, rx_packets, tx_packets, drop_port_down}'
 [ "$(port_ctr src connects)" = 2 ] && [ "$(port_ctr dst connects)" = 1 ] ||
 	fail "connects: src $(port_ctr src connects) (expected 2), dst $(port_ctr dst connects) (expected 1)"
+for p in src dst; do
+	jctl port $p | jq -e '[to_entries[] | select(.key | test("^drop_|macs_limited")) |
+		select(.key != "drop_port_down" and .value > 0)] | length == 0' >/dev/null ||
+		fail "$p dropped frames: $(jctl port $p | jq -c 'with_entries(select(.key | test("^drop_|macs_limited")))')"
+done
 ! grep -a "mismatches" "$T/vsw.log" || fail "librte_vhost found a used ring out of step after the migration"
 sleep 1
 inuse=$(info_val mbufs_in_use)
