@@ -1,7 +1,8 @@
 #!/bin/bash
 # Objective: live migration of a QEMU guest between two vsw vhost-user
 # ports (issue 11 item 6), there and back. A Linux guest (TCG) boots on
-# port `src`; a second QEMU waits with -incoming on port `dst`; a kernel
+# port `src` (vsw the vhost-user server); a second QEMU waits with
+# -incoming on port `dst` (vsw the client, QEMU the server); a kernel
 # network stack in a namespace (veth, vsw net_af_packet port `ping`) pings
 # the guest every 10 ms while the source QEMU migrates over a unix socket
 # (QMP); then a third QEMU on `src` takes the guest back the same way.
@@ -48,6 +49,9 @@ CFG=$(vhost_config src dst)
 # port security as an OpenStack port has it, on both ports: the guest's
 # MAC and IP only, one MAC at a time; the announce must pass it
 sed -i "/^path = .*\/\(src\|dst\)\.sock\$/a max-macs = 1\nallowed-macs = $MAC\nallowed-ips = $IP" "$CFG"
+# dst in client mode (QEMU owns the socket, the mode OVS recommends):
+# both modes take part
+sed -i "/^path = .*\/dst\.sock\$/a mode = client" "$CFG"
 printf '[port ping]\ntype = ethdev\ndevargs = net_af_packet0,iface=%s\n' "$DEV" >>"$CFG"
 [ -n "${VSW_MIGR_POLL:-}" ] && sed -i "s/^\[switch\]/[switch]\npoll-mode = $VSW_MIGR_POLL/" "$CFG"
 start_vsw "$CFG"
@@ -228,7 +232,7 @@ quit() {
 	port_is "$2" down || fail "$2 is $(port_ctr "$2" state) with no QEMU"
 }
 
-guest b dst --incoming "unix:$T/mig-b.sock"
+guest b dst --server --incoming "unix:$T/mig-b.sock"
 migrate 1 a b dst
 quit a src
 guest c src --incoming "unix:$T/mig-c.sock"
