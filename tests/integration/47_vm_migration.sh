@@ -1,32 +1,38 @@
 #!/bin/bash
-# Objective: live migration of a QEMU guest between two vsw vhost-user
-# ports (issue 11 item 6), there and back. A Linux guest (TCG) boots on
-# port `src` (vsw the vhost-user server); a second QEMU waits with
-# -incoming on port `dst` (vsw the client, QEMU the server); a kernel
-# network stack in a namespace (veth, vsw net_af_packet port `ping`) pings
-# the guest every 10 ms while the source QEMU migrates over a unix socket
-# (QMP); then a third QEMU on `src` takes the guest back the same way.
+# Objective: live migration of QEMU guests between vsw vhost-user ports
+# (issue 11 item 6). Two Linux guests (TCG) boot side by side:
+#   guest 1 on port `src` (vsw the vhost-user server) migrates to a QEMU
+#     waiting with -incoming on port `dst` (vsw the client, QEMU the
+#     server), then back to a new QEMU on `src`; it announces itself with
+#     gratuitous ARPs (VIRTIO_NET_F_GUEST_ANNOUNCE, QEMU's default);
+#   guest 2 (guest_announce=off) migrates from `src2` to `dst2`: QEMU asks
+#     vsw for the announce (VHOST_USER_SEND_RARP) and librte_vhost injects
+#     a RARP into vsw's next dequeue on the port.
+# A kernel network stack in a namespace (veth, vsw net_af_packet port
+# `ping`) pings the guest being migrated every 10 ms; the source QEMU
+# migrates over a unix socket (QMP, tools/vm/qmp).
 # Checks:
 #   - vsw offers what migration needs (QEMU's view of the backend):
 #     VHOST_F_LOG_ALL and VHOST_USER_PROTOCOL_F_LOG_SHMFD (dirty log),
 #     VIRTIO_NET_F_GUEST_ANNOUNCE and VHOST_USER_PROTOCOL_F_RARP;
+#   - a migration cancelled half-way turns the dirty log on and off
+#     through vsw; the guest runs on, its port never drops it;
 #   - each migration completes; the waiting destination's port stays down
 #     until the switch-over, the source's goes down with it;
-#   - the announce reaches the pinger: gratuitous ARPs from the guest
-#     (GUEST_ANNOUNCE, the default) or, with VSW_MIGR_ANNOUNCE=rarp
-#     (guest_announce=off), the RARP librte_vhost injects after
-#     VHOST_USER_SEND_RARP;
-#   - vsw's FDB moves the guest's MAC to the destination port; the guest
-#     answers through it; the pings lost stay under a generous bound;
-#   - port security on both ports (allowed-macs, allowed-ips, max-macs 1)
-#     lets the announce and the guest's traffic pass, nothing is dropped
-#     for it;
-#   - the old port sees no frame once its QEMU quit, takes a new QEMU,
-#     and no mbuf stays in use.
+#   - the announce (gratuitous ARP or RARP) reaches the pinger; vsw's FDB
+#     moves the guest's MAC to the destination port in place (a move, never
+#     absent); the guest answers through it; the pings lost stay under a
+#     generous bound;
+#   - port security on the guests' ports (allowed-macs, allowed-ips,
+#     max-macs 1) lets the announce and the traffic pass, drops nothing;
+#   - an old port sees no frame once its QEMU quit and takes a new QEMU;
+#     no mbuf stays in use.
 # Prints per migration: pings lost, the longest gap between replies,
-# QEMU's downtime, the time from QEMU's "completed" to the FDB move.
-# The pinger is a namespace, not a third TCG guest: on 2 CPUs a third
-# emulated guest would slow both QEMUs and blur the figures.
+# QEMU's downtime, the times from the guest's resumption to the first
+# announce and to the FDB move.
+# The pinger is a namespace rather than a third TCG guest: ping -D at
+# 10 ms gives exact loss and timing, and two CPUs already carry two
+# emulated guests, the migration and vsw's worker.
 # Skips (77) when QEMU, the guest image, net_af_packet or namespaces are
 # missing.
 . "$(dirname "$0")/lib.sh"
@@ -35,39 +41,49 @@ PREFIXES=("$PREFIX")
 . "$(dirname "$0")/lib_veth.sh"
 . "$(dirname "$0")/lib_vm.sh"
 MAXLOST=${VSW_MIGR_MAXLOST:-300} # pings (10 ms apart): 3 s of outage
-ANNOUNCE=${VSW_MIGR_ANNOUNCE:-guest}
-case $ANNOUNCE in
-guest) ann=() kind=garp ;;
-rarp) ann=(--no-guest-announce) kind=rarp ;;
-*) fail "VSW_MIGR_ANNOUNCE=$ANNOUNCE: expected guest or rarp" ;;
-esac
-MAC=52:54:00:00:47:01 IP=10.99.0.1 PIP=10.99.0.100
+# the guests: MAC, IP, run-guest's announce option, the announce frame
+declare -A GMAC=([1]=52:54:00:00:47:01 [2]=52:54:00:00:47:02)
+declare -A GIP=([1]=10.99.0.1 [2]=10.99.0.2)
+declare -A GANN=([1]="" [2]=--no-guest-announce)
+declare -A GKIND=([1]=garp [2]=rarp)
+# the QEMUs (a, b, c: guest 1; d, e: guest 2)
+declare -A QG=([a]=1 [b]=1 [c]=1 [d]=2 [e]=2)
+PIP=10.99.0.100
 NS=vswmg$ID DEV=vmg$ID
 
 veth_ns "$NS" "$DEV" "$PIP/24" 1500
-CFG=$(vhost_config src dst)
-# port security as an OpenStack port has it, on both ports: the guest's
-# MAC and IP only, one MAC at a time; the announce must pass it
-sed -i "/^path = .*\/\(src\|dst\)\.sock\$/a max-macs = 1\nallowed-macs = $MAC\nallowed-ips = $IP" "$CFG"
+CFG=$(vhost_config src dst src2 dst2)
+# port security as an OpenStack port has it: the guest's MAC and IP only,
+# one MAC at a time; the announce must pass it
+secure() { # PORT... GUEST
+	local p g=${*: -1}
+	for p in "${@:1:$#-1}"; do
+		sed -i "/^path = .*\/$p\.sock\$/a max-macs = 1\nallowed-macs = ${GMAC[$g]}\nallowed-ips = ${GIP[$g]}" "$CFG"
+	done
+}
+secure src dst 1
+secure src2 dst2 2
 # dst in client mode (QEMU owns the socket, the mode OVS recommends):
 # both modes take part
 sed -i "/^path = .*\/dst\.sock\$/a mode = client" "$CFG"
 printf '[port ping]\ntype = ethdev\ndevargs = net_af_packet0,iface=%s\n' "$DEV" >>"$CFG"
+# VSW_MIGR_POLL=adaptive: the worker sleeps when idle
 [ -n "${VSW_MIGR_POLL:-}" ] && sed -i "s/^\[switch\]/[switch]\npoll-mode = $VSW_MIGR_POLL/" "$CFG"
 start_vsw "$CFG"
 wait_for 30 "port ping up" port_is ping up
 [ "$(port_ctr dst max_macs)" = 1 ] && jctl port dst | jq -e '.allowed_macs | length == 1' >/dev/null ||
 	fail "dst: no port security: $(jctl port dst | jq -c '{max_macs, allowed_macs, allowed_ips}')"
 
-# guest NAME PORT [--incoming URI]: a QEMU of the one guest on PORT (every
-# QEMU alike but for its port, console, monitor and -incoming); its
+# guest NAME PORT [ARGS...]: QEMU NAME of its guest on PORT (a guest's
+# QEMUs alike but for the port, console, monitor, -incoming); its
 # run-guest's PID in RG[NAME]
 declare -A RG
 guest() {
-	local n=$1 p=$2
+	local n=$1 p=$2 g=${QG[$1]}
 	shift 2
-	vm_start "$n" --sock "$RUN/$p.sock" --mac $MAC --ip $IP/24 --mem 128 \
-		--timeout 170 --qmp "$T/$n.qmp" "${ann[@]}" "$@"
+	# shellcheck disable=SC2086 # GANN: no option or one
+	vm_start "$n" --sock "$RUN/$p.sock" --mac "${GMAC[$g]}" --ip "${GIP[$g]}/24" \
+		--mem 128 --timeout 170 --qmp "$T/$n.qmp" ${GANN[$g]} "$@"
 	RG[$n]=$VM_PID
 	wait_for 10 "QMP of $n" test -S "$T/$n.qmp"
 }
@@ -77,10 +93,16 @@ status_of() { qmp "$1" query-status | jq -r .status; }
 
 t0=$(date +%s)
 guest a src
-wait_for 90 "the guest up on src" grep -aq '^VSW-READY:' "$T/a.log"
-note "guest up after $(( $(date +%s) - t0 )) s: $(grep -a '^VSW-READY:' "$T/a.log")"
-wait_for 30 "the guest answering on src" ip netns exec "$NS" ping -c 1 -W 1 $IP
-[ "$(fdb_port $MAC)" = src ] || fail "FDB: $MAC on '$(fdb_port $MAC)', expected src"
+guest d src2
+for q in a d; do
+	g=${QG[$q]}
+	wait_for 120 "guest $g up" grep -aq '^VSW-READY:' "$T/$q.log"
+	note "guest $g up after $(( $(date +%s) - t0 )) s: $(grep -a '^VSW-READY:' "$T/$q.log")"
+	wait_for 30 "guest $g answering" ip netns exec "$NS" ping -c 1 -W 1 "${GIP[$g]}"
+done
+[ "$(fdb_port "${GMAC[1]}")" = src ] && [ "$(fdb_port "${GMAC[2]}")" = src2 ] ||
+	fail "FDB: guests on '$(fdb_port "${GMAC[1]}")' and '$(fdb_port "${GMAC[2]}")', expected src and src2"
+IP=${GIP[1]}
 
 # what QEMU got from vsw (the vhost-user backend's offer)
 vpath=$(qmp a x-query-virtio | jq -r '.[] | select(.name == "virtio-net") | .path')
@@ -115,12 +137,11 @@ ip netns exec "$NS" ping -c 3 -i 0.2 -W 1 $IP >/dev/null || fail "the guest does
 note "cancelled: guest running on src, dirty log off: $(vlog)"
 base=$(info_val mbufs_in_use)
 
-# watch: what the pinger's side sees, one line each with the wall time:
-# "T rarp" / "T garp" for a broadcast from the guest's MAC that is a RARP
+# watch MAC: what the pinger's side sees, one line each with the wall
+# time: "T rarp" / "T garp" for a broadcast from MAC that is a RARP
 # (0x8035) or a gratuitous ARP (sender IP = target IP), and "T fdb PORT"
-# whenever the FDB shows the guest's MAC on another port (telemetry
-# /vsw/fdb polled every 2 ms on one connection: vswctl and jq would take
-# tens of ms a look on this machine)
+# whenever the FDB shows MAC on another port (telemetry /vsw/fdb polled
+# every 2 ms on one connection: vswctl and jq take tens of ms a look here)
 watch() {
 	exec ip netns exec "$NS" python3 -c '
 import json, select, socket, sys, time
@@ -153,27 +174,29 @@ while True:
     if p != port:
         print("%.6f fdb %s" % (time.time(), p), flush=True)
         port = p
-' "${DEV}p" $MAC "/var/run/dpdk/$PREFIX/dpdk_telemetry.v2"
+' "${DEV}p" "$1" "/var/run/dpdk/$PREFIX/dpdk_telemetry.v2"
 }
 
-# migrate N FROM TO TOPORT: the guest from QEMU FROM to QEMU TO (waiting
+# migrate N FROM TO TOPORT: a guest from QEMU FROM to QEMU TO (waiting
 # on TOPORT) under 100 pings a second; figures into FIG[N]
 declare -A FIG
 migrate() {
 	local n=$1 from=$2 to=$3 tp=$4 fp lost gap replies down total move ann0 tx0 pd0 mv0
+	local g=${QG[$2]} MAC IP kind
+	MAC=${GMAC[$g]} IP=${GIP[$g]} kind=${GKIND[$g]}
 	fp=$(fdb_port $MAC)
 	pd0=$(port_ctr "$fp" drop_port_down)
 	mv0=$(fdb_moved)
 	[ "$(status_of "$to")" = inmigrate ] || fail "$to: not waiting for the migration"
 	port_is "$tp" down || fail "$tp is up before the switch-over"
-	bg "$T/watch-$n.out" "$T/watch-$n.err" watch
+	bg "$T/watch-$n.out" "$T/watch-$n.err" watch $MAC
 	local wch=$BG_PID
 	wait_for 20 "the watcher" grep -q ready "$T/watch-$n.err"
 	# 100 pings a second, reply times (-D) kept for the gap
 	bg "$T/ping-$n.out" "$T/ping-$n.out" ip netns exec "$NS" ping -D -i 0.01 -W 1 $IP
 	local png=$BG_PID
 	sleep 1
-	note "migration $n: $from ($fp) -> $to ($tp), announce: $ANNOUNCE"
+	note "migration $n: guest $g, $from ($fp) -> $to ($tp), announce: $kind"
 	qmp "$from" --migrate "unix:$T/mig-$to.sock" --timeout 60 --dest "$T/$to.qmp" >"$T/mig-$n.json" ||
 		fail "migration $n failed: $(cat "$T/mig-$n.json")"
 	wait_for 20 "the FDB to move $MAC to $tp" grep -q " fdb $tp\$" "$T/watch-$n.out"
@@ -209,7 +232,7 @@ migrate() {
 	[ -n "$ann0" ] || fail "no $kind from $MAC reached the pinger: $(cat "$T/watch-$n.out")"
 	ann0=$(since "$ann0")
 	pd0=$(( $(port_ctr "$fp" drop_port_down) - pd0 ))
-	FIG[$n]="pings lost $lost ($((replies + lost)) sent, 10 ms apart; $fp dropped $pd0 as port_down), longest gap $gap ms, QEMU total $total ms downtime $down ms, first $kind at the pinger $ann0 ms and FDB on $tp $move ms after the guest resumed ($(grep -c " $kind" "$T/watch-$n.out") ${kind}s)"
+	FIG[$n]="guest $g $fp -> $tp: pings lost $lost ($((replies + lost)) sent, 10 ms apart; $fp dropped $pd0 as port_down), longest gap $gap ms, QEMU total $total ms downtime $down ms, first $kind at the pinger $ann0 ms and FDB on $tp $move ms after the guest resumed ($(grep -c " $kind" "$T/watch-$n.out") ${kind}s)"
 	note "FIGURES $n: ${FIG[$n]}"
 	[ "$replies" -gt 100 ] || fail "migration $n: only $replies replies in all"
 	[ "$lost" -le "$MAXLOST" ] || fail "migration $n: $lost pings lost, more than $MAXLOST"
@@ -233,24 +256,29 @@ quit() {
 }
 
 guest b dst --server --incoming "unix:$T/mig-b.sock"
+guest e dst2 --incoming "unix:$T/mig-e.sock"
 migrate 1 a b dst
+migrate 2 d e dst2
 quit a src
+quit d src2
 guest c src --incoming "unix:$T/mig-c.sock"
-migrate 2 b c src
-ip netns exec "$NS" ping -c 3 -i 0.2 -W 1 $IP >/dev/null || fail "the guest does not answer on src"
-jctl port src | jq -c '{state, connects, disconnects, rx_packets, tx_packets, drop_port_down}'
-jctl port dst | jq -c '{state, connects, disconnects, rx_packets, tx_packets, drop_port_down}'
-[ "$(port_ctr src connects)" = 2 ] && [ "$(port_ctr dst connects)" = 1 ] ||
-	fail "connects: src $(port_ctr src connects) (expected 2), dst $(port_ctr dst connects) (expected 1)"
-for p in src dst; do
-	jctl port $p | jq -e '[to_entries[] | select(.key | test("^drop_|macs_limited")) |
+migrate 3 b c src
+ip netns exec "$NS" ping -c 3 -i 0.2 -W 1 ${GIP[1]} >/dev/null || fail "guest 1 does not answer on src"
+ip netns exec "$NS" ping -c 3 -i 0.2 -W 1 ${GIP[2]} >/dev/null || fail "guest 2 does not answer on dst2"
+declare -A CONNECTS=([src]=2 [dst]=1 [src2]=1 [dst2]=1)
+for p in src dst src2 dst2; do
+	v=$(jctl port $p) || fail "vswctl port $p failed"
+	echo "$p: $(echo "$v" | jq -c '{state, connects, disconnects, rx_packets, tx_packets, drop_port_down}')"
+	[ "$(echo "$v" | jq -r .connects)" = "${CONNECTS[$p]}" ] ||
+		fail "$p: $(echo "$v" | jq -r .connects) connects, expected ${CONNECTS[$p]}"
+	echo "$v" | jq -e '[to_entries[] | select(.key | test("^drop_|macs_limited")) |
 		select(.key != "drop_port_down" and .value > 0)] | length == 0' >/dev/null ||
-		fail "$p dropped frames: $(jctl port $p | jq -c 'with_entries(select(.key | test("^drop_|macs_limited")))')"
+		fail "$p dropped frames: $(echo "$v" | jq -c 'with_entries(select(.key | test("^drop_|macs_limited")))')"
 done
-! grep -a "mismatches" "$T/vsw.log" || fail "librte_vhost found a used ring out of step after the migration"
+! grep -a "mismatches" "$T/vsw.log" || fail "librte_vhost found a used ring out of step after a migration"
 sleep 1
 inuse=$(info_val mbufs_in_use)
 note "mbufs in use: $base before the migrations, $inuse after"
 [ "$inuse" -le $((base + 64)) ] || fail "mbufs in use grew from $base to $inuse"
 stop_vsw
-echo "PASS: migrated src -> dst -> src (announce: $ANNOUNCE): 1: ${FIG[1]}; 2: ${FIG[2]}"
+echo "PASS: 3 live migrations: 1: ${FIG[1]}; 2: ${FIG[2]}; 3: ${FIG[3]}"
