@@ -31,7 +31,7 @@ DESTDIR=$R cmake --install "$BUILD" --prefix /usr >"$T/install.log" 2>&1 ||
 UNIT=$(grep -o "$R/.*/vsw\.service" "$T/install.log" | head -1)
 [ -n "$UNIT" ] || fail "cmake --install installed no vsw.service"
 note "unit: ${UNIT#"$R"}"
-for f in usr/bin/vsw usr/bin/vswctl usr/bin/vswgen usr/libexec/vsw/vsw-prestart; do
+for f in usr/bin/vsw usr/bin/vswctl usr/bin/vsw-vsctl usr/bin/vswgen usr/libexec/vsw/vsw-prestart; do
 	[ -x "$R/$f" ] || fail "not installed or not executable: /$f"
 done
 for f in etc/vsw/vsw.conf etc/default/vsw usr/share/doc/vsw/integration.md usr/share/doc/vsw/README.md; do
