@@ -125,6 +125,10 @@ const struct vsw_key vsw_keys[] = {
 	 .shown = "empty: unchanged",
 	 .help = "Group of each vhost-user server socket vsw creates (e.g. "
 		 "kvm, with socket-mode 0660)."},
+	{"state-file", SW(state_file), .kind = VSW_KIND_PATH,
+	 .max = VSW_PATH_MAX, .shown = "<run-dir>/" VSW_STATE_FILE,
+	 .help = "Where vsw keeps what changed at run time (ports, set, "
+		 "static MACs); restored at start."},
 
 	/* [port NAME] */
 	{"type", PT(type), .kind = VSW_KIND_CHOICE, .choices = port_types,
