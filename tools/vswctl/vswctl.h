@@ -129,6 +129,8 @@ int verb_stats_clear(struct ctl *ctl, int argc, char **argv);
 int verb_watch(struct ctl *ctl, int argc, char **argv);
 /* The watch loop after its options: count blocks (0: no end). */
 int watch_run(struct ctl *ctl, double interval, long count);
+/* verbs_config.c */
+int verb_show_config(struct ctl *ctl, int argc, char **argv);
 /* verbs_metrics.c */
 int verb_metrics(struct ctl *ctl, int argc, char **argv);
 
