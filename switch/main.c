@@ -316,8 +316,12 @@ static int run(struct vsw_switch *sw, const char *state_note)
 	rc = setup_core(sw);
 	if (rc == 0)
 		rc = setup_workers(sw);
-	if (rc == 0)
-		rc = setup_ports(sw);
+	if (rc == 0 && (rc = setup_ports(sw)) < 0 &&
+	    strncmp(state_note, "state restored", 14) == 0)
+		fprintf(stderr,
+			"vsw: the ports came from the state file (%s); "
+			"--reset-state starts from the config file alone\n",
+			state_note);
 	if (rc == 0 && (rc = vsw_state_init(sw, err, sizeof(err))) < 0)
 		fprintf(stderr, "vsw: %s\n", err);
 	if (rc == 0 && state_note[0] != '\0')

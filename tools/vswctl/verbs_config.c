@@ -13,6 +13,7 @@
 
 #define TRIES 5
 #define PAGES_MAX 1000
+#define AGAIN (-2) /* the generation changed between two pages */
 
 struct text {
 	char *buf;
@@ -54,7 +55,7 @@ static int add_page(const char *cmd, json_t *data, struct text *t,
 	return 0;
 }
 
-/* Read the whole text once: 0, 1 (the generation changed: again), error. */
+/* Read the whole text once: 0, AGAIN, or an exit code. */
 static int read_once(struct ctl *ctl, struct text *t, uint64_t *gen)
 {
 	uint64_t off = 0, next = 0, g = 0;
@@ -73,15 +74,10 @@ static int read_once(struct ctl *ctl, struct text *t, uint64_t *gen)
 		if (rc)
 			return rc;
 		if (page > 0 && g != *gen)
-			return 1;
+			return AGAIN;
 		*gen = g;
-		if (next == 0)
-			return 0;
-		if (next <= off)
-			return error("bad reply to '%s': next_offset %" PRIu64
-				     " does not advance",
-				     cmd, next);
-		off = next;
+		if ((rc = page_next(cmd, next, &off)) >= 0)
+			return rc;
 	}
 	return error("/vsw/config: more than %d pages", PAGES_MAX);
 }
@@ -90,14 +86,14 @@ int verb_show_config(struct ctl *ctl, int argc, char **argv)
 {
 	struct text t = {0};
 	uint64_t gen = 0;
-	int rc = 1;
+	int rc = AGAIN;
 
 	(void)argc;
 	(void)argv;
 	text_add(&t, "");
-	for (int i = 0; i < TRIES && rc == 1; i++)
+	for (int i = 0; i < TRIES && rc == AGAIN; i++)
 		rc = read_once(ctl, &t, &gen);
-	if (rc == 1)
+	if (rc == AGAIN)
 		rc = error("/vsw/config: the config changed while it was read, "
 			   "%d times",
 			   TRIES);
