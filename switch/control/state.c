@@ -152,7 +152,9 @@ static int write_all(int fd, const char *p, size_t n)
  */
 static int write_tmp(const char *tmp, const char *text, size_t len)
 {
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd =
+		open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		     0644);
 	int rc;
 
 	if (fd < 0)
