@@ -18,10 +18,13 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cfgfile.h>
 
@@ -287,11 +290,44 @@ static int kind_string(const struct pctx *c, const struct vsw_key *k,
 		return bad_value(c, k->name, value, "%s, at most %u characters",
 				 k->what, k->max);
 	}
+	if (k->account != VSW_ACCT_NONE && n > 0 &&
+	    vsw_config_account_id(value, k->account == VSW_ACCT_GROUP,
+				  &(unsigned int){0}) < 0)
+		return bad_value(
+			c, k->name, value, "%s (no %s \"%s\" here)", k->what,
+			k->account == VSW_ACCT_GROUP ? "group" : "user", value);
 	memcpy(field, value, n + 1);
 	return 0;
 }
 
-/* Octal, with a leading 0, in min..max and holding every bit of min. */
+int vsw_config_account_id(const char *name, bool group, unsigned int *id)
+{
+	char buf[4096];
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+
+	if (name[0] == '\0')
+		return -EINVAL;
+	if (strspn(name, "0123456789") == strlen(name))
+		return parse_uint(name, 0, 0xfffffffe, id);
+	if (group) {
+		if (getgrnam_r(name, &gr, buf, sizeof(buf), &grp) != 0 ||
+		    grp == NULL)
+			return -ENOENT;
+		*id = (unsigned int)grp->gr_gid;
+	} else {
+		if (getpwnam_r(name, &pw, buf, sizeof(buf), &pwp) != 0 ||
+		    pwp == NULL)
+			return -ENOENT;
+		*id = (unsigned int)pwp->pw_uid;
+	}
+	return 0;
+}
+
+/*
+ * Octal, with a leading 0, in min..max and holding every bit of min; or 0
+ * on a row without a default (a port's socket-mode: the switch's).
+ */
 static int kind_octal(const struct pctx *c, const struct vsw_key *k,
 		      const char *value, void *field)
 {
@@ -301,7 +337,7 @@ static int kind_octal(const struct pctx *c, const struct vsw_key *k,
 	errno = 0;
 	v = strtoul(value, &end, 8);
 	if (value[0] != '0' || *end != '\0' || errno != 0 || v > k->max ||
-	    (v & k->min) != k->min)
+	    ((v & k->min) != k->min && (v != 0 || k->dflt != NULL)))
 		return bad_value(c, k->name, value, "%s %04o..%04o%s", k->what,
 				 k->min, k->max, k->note ? k->note : "");
 	*(unsigned int *)field = (unsigned int)v;
@@ -622,6 +658,90 @@ static int check_dup_keys(const struct pctx *c, enum vsw_key_sect sect,
 
 /* ---- [switch] ---- */
 
+/*
+ * @p[0..len) is an absolute path without "." or ".." components or "//"
+ * (a trailing '/' is allowed).
+ */
+static bool clean_abs_path(const char *p, size_t len)
+{
+	if (len == 0 || p[0] != '/')
+		return false;
+	for (size_t i = 0; i < len;) {
+		size_t n = 1;
+
+		while (i + n < len && p[i + n] != '/')
+			n++;
+		/* component p[i+1 .. i+n) */
+		if ((n == 1 && i + 1 < len) || (n == 2 && p[i + 1] == '.') ||
+		    (n == 3 && p[i + 1] == '.' && p[i + 2] == '.'))
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+/* Does the port-add list @kv set @key? */
+static bool kv_sets(const char *kv, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = kv; *p != '\0'; p += strcspn(p, ",")) {
+		p += strspn(p, ", ");
+		if (strncmp(p, key, klen) == 0 &&
+		    p[klen + strspn(p + klen, " ")] == '=')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The socket-watch-profile: port-add keys of a vhost-user client port;
+ * vsw chooses type, path and mode itself.
+ */
+static int check_watch_profile(const struct pctx *c, const struct vsw_key *k,
+			       const char *value)
+{
+	static const char *const own[] = {"type", "path", "mode"};
+	char kv[VSW_PATH_MAX + 64], inner[VSW_ERR_MAX];
+	struct vsw_port_conf pc;
+
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
+		if (kv_sets(value, own[i]))
+			return bad_value(c, k->name, value,
+					 "port-add keys without %s (vsw sets "
+					 "type, path and mode)",
+					 own[i]);
+	snprintf(kv, sizeof(kv), "type=vhost-user,mode=client,%s", value);
+	if (vsw_config_port_from_kv("watched", kv, NULL, &pc, inner,
+				    sizeof(inner)) < 0)
+		return bad_value(c, k->name, value,
+				 "port-add keys of a vhost-user client port "
+				 "(%s)",
+				 inner);
+	return 0;
+}
+
+/* socket-dirs, socket-watch-dir and socket-watch-profile, once parsed. */
+static int check_socket_keys(const struct pctx *c, const struct vsw_key *k,
+			     const char *value)
+{
+	const char *p = value;
+
+	if (k->off == offsetof(struct vsw_switch_conf, socket_watch_profile))
+		return check_watch_profile(c, k, value);
+	if (k->off != offsetof(struct vsw_switch_conf, socket_dirs) &&
+	    k->off != offsetof(struct vsw_switch_conf, socket_watch_dir))
+		return 0;
+	for (p += strspn(p, " "); *p != '\0'; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " ");
+
+		if (!clean_abs_path(p, len))
+			return bad_value(c, k->name, value, "%s", k->what);
+		p += len;
+	}
+	return 0;
+}
+
 static int parse_switch_entry(const struct pctx *c, const char *key,
 			      const char *value, struct vsw_switch_conf *sw)
 {
@@ -635,7 +755,9 @@ static int parse_switch_entry(const struct pctx *c, const char *key,
 		return bad_value(c, key, value, "a [switch] key (%s)",
 				 vsw_keys_list(list, sizeof(list),
 					       VSW_SECT_SWITCH, 0, -1));
-	return parse_key(c, k, value, sw);
+	if (parse_key(c, k, value, sw) < 0)
+		return -EINVAL;
+	return check_socket_keys(c, k, value);
 }
 
 static int parse_switch(const struct pctx *c, const struct rte_cfgfile_entry *e,
@@ -813,12 +935,29 @@ static int check_vlan(const struct pctx *c, const struct vsw_port_conf *pc)
 		return bad_value(c, "vlan-mode", mode,
 				 "a tag = 1..%d with it (or vlan-mode = "
 				 "trunk)",
-				 VSW_VLAN_MAX);
+				 VSW_VLAN_DEAD);
 	if (m == VSW_VLAN_ACCESS && pc->trunks_set)
 		return bad_value(c, "trunks",
 				 (vsw_config_trunks_str(pc, t, sizeof(t)), t),
 				 "all on an access port (trunks apply to "
 				 "vlan-mode = trunk and native-*)");
+	return 0;
+}
+
+/* A client port's socket is QEMU's: vsw never changes its permissions. */
+static int check_client_socket(const struct pctx *c,
+			       const struct rte_cfgfile_entry *e, int n,
+			       const struct vsw_port_conf *pc)
+{
+	if (pc->type != VSW_PORT_VHOST || pc->mode != VSW_VHOST_CLIENT)
+		return 0;
+	for (int i = 0; i < n; i++) /* "" and 0 say "the switch's": fine */
+		if (strncmp(e[i].name, "socket-", 7) == 0 &&
+		    e[i].value[0] != '\0' && strcmp(e[i].value, "0") != 0)
+			return bad_value(c, e[i].name, e[i].value,
+					 "no %s on a mode = client port (its "
+					 "socket is QEMU's)",
+					 e[i].name);
 	return 0;
 }
 
@@ -841,6 +980,8 @@ static int parse_port(const struct pctx *c, const char *name,
 		ret = missing_key(c, miss->name, miss->what);
 	if (ret == 0)
 		ret = check_vlan(c, pc);
+	if (ret == 0)
+		ret = check_client_socket(c, e, n, pc);
 	return ret;
 }
 /* ---- [fdb]: static MAC entries, MAC[@VLAN] = PORT ---- */
@@ -1449,6 +1590,26 @@ static bool path_below(const char *path, const char *dir)
 	return *p == '\0';
 }
 
+bool vsw_config_sock_dir_ok(const struct vsw_switch_conf *sw, const char *path)
+{
+	char dir[VSW_PATH_MAX];
+
+	if (path_below(path, sw->run_dir) ||
+	    (sw->socket_watch_dir[0] != '\0' &&
+	     path_below(path, sw->socket_watch_dir)))
+		return true;
+	for (const char *p = sw->socket_dirs + strspn(sw->socket_dirs, " ");
+	     *p != '\0'; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " ");
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)len, p);
+		if (path_below(path, dir))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
 /* Is @name one of the space-separated words of @list? */
 static bool in_list(const char *list, const char *name, size_t len)
 {
@@ -1502,12 +1663,18 @@ static int check_runtime_port(const struct pctx *c,
 	const char *d = pc->devargs;
 
 	if (pc->type == VSW_PORT_VHOST) {
-		if (!path_below(pc->path, sw->run_dir))
-			return bad_value(c, "path", pc->path,
-					 "a socket path below run-dir %s (no "
-					 "'.' or '..' components) for a port "
-					 "added at run time",
-					 sw->run_dir);
+		if (!vsw_config_sock_dir_ok(sw, pc->path))
+			return bad_value(
+				c, "path", pc->path,
+				"a socket path below run-dir %s%s%s%s%s "
+				"(no '.' or '..' components) for a "
+				"port added at run time",
+				sw->run_dir,
+				sw->socket_dirs[0] ? ", socket-dirs " : "",
+				sw->socket_dirs,
+				sw->socket_watch_dir[0] ? ", socket-watch-dir "
+							: "",
+				sw->socket_watch_dir);
 		return 0;
 	}
 	if (vsw_config_devargs_is_pci(d)

@@ -50,6 +50,21 @@ static const struct vsw_key_choice vhost_modes[] = {
 	.max = VSW_LCORE_ID_MAX, .type = "list of lcore ids",                  \
 	.shown = "vsw chooses"
 
+#define NAME_CHARS                                                             \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+#define PATH_CHARS NAME_CHARS "/"
+/* socket-owner, socket-group: a name of the system's database, or an id */
+#define ACCOUNT_ROW(acct, noun_)                                               \
+	.kind = VSW_KIND_STRING, .account = acct, .max = VSW_ACCOUNT_MAX - 1,  \
+	.charset = NAME_CHARS, .type = noun_ " name or id",                    \
+	.what = "a " noun_ " name of [A-Za-z0-9_.-] that exists on this "      \
+		"host, or a numeric id"
+#define SOCKET_MODE_ROW                                                        \
+	.kind = VSW_KIND_OCTAL, .min = 0600, .max = 0777,                      \
+	.what = "octal permissions",                                           \
+	.note = " with the owner's rw bits set, e.g. 0660",                    \
+	.type = "octal, with a leading 0"
+
 /*
  * [switch]: the keys `set` takes first, then those fixed at start-up (in
  * the order the "fixed at start-up" message lists them).
@@ -91,10 +106,19 @@ const struct vsw_key vsw_keys[] = {
 	 .max = 100, .dflt = "25", .runtime = true,
 	 .help = "Imbalance of the workers' busy cycles, (max - min) / max, "
 		 "that triggers a rebalance."},
+	{"bridge", SW(bridge), .kind = VSW_KIND_STRING,
+	 .max = sizeof(((struct vsw_switch_conf *)0)->bridge) - 1,
+	 .charset = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_-.",
+	 .what = "a bridge name of [A-Za-z0-9_.-]",
+	 .type = "bridge name, [A-Za-z0-9_.-]", .dflt = "",
+	 .shown = "empty: none", .runtime = true,
+	 .help = "The OVS bridge name vsw-vsctl add-br gave the switch "
+		 "(docs/vsw-vsctl.md); empty: none."},
 	{"run-dir", SW(run_dir), .kind = VSW_KIND_PATH, .max = VSW_PATH_MAX,
 	 .dflt = VSW_DEFAULT_RUN_DIR,
 	 .help = "Directory of the default vhost-user sockets; sockets of "
-		 "ports added at run time lie below it."},
+		 "ports added at run time lie below it (or socket-dirs)."},
 	{"fdb-size", SW(fdb_size), .min = 16, .max = VSW_MAX_MACS_MAX,
 	 .dflt = "65536", .help = "Entries in the MAC learning table (FDB)."},
 	{"mbufs", SW(mbufs), .min = 1024, .max = 4194304, .dflt = "32767",
@@ -110,21 +134,40 @@ const struct vsw_key vsw_keys[] = {
 	 .type = "driver names, [a-z0-9_ ]", .dflt = "pci net_memif",
 	 .help = "Drivers a runtime port-add may probe (pci: PCI addresses); "
 		 "empty: none."},
-	{"socket-mode", SW(socket_mode), .kind = VSW_KIND_OCTAL, .min = 0600,
-	 .max = 0777, .what = "octal permissions",
-	 .note = " with the owner's rw bits set, e.g. 0660",
-	 .type = "octal, with a leading 0", .dflt = "0600",
+	{"socket-mode", SW(socket_mode), SOCKET_MODE_ROW, .dflt = "0600",
 	 .help = "Permissions of each vhost-user server socket vsw creates; "
 		 "owner rw always set."},
-	{"socket-group", SW(socket_group), .kind = VSW_KIND_STRING,
-	 .max = sizeof(((struct vsw_switch_conf *)0)->socket_group) - 1,
-	 .charset = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789_-.",
-	 .what = "a group name of [A-Za-z0-9_.-]",
-	 .type = "group name, [A-Za-z0-9_.-]", .dflt = "",
-	 .shown = "empty: unchanged",
+	{"socket-owner", SW(socket_owner), ACCOUNT_ROW(VSW_ACCT_USER, "user"),
+	 .dflt = "", .shown = "empty: unchanged",
+	 .help = "Owner of each vhost-user server socket vsw creates (e.g. "
+		 "libvirt-qemu)."},
+	{"socket-group", SW(socket_group), ACCOUNT_ROW(VSW_ACCT_GROUP, "group"),
+	 .dflt = "", .shown = "empty: unchanged",
 	 .help = "Group of each vhost-user server socket vsw creates (e.g. "
 		 "kvm, with socket-mode 0660)."},
+	{"socket-dirs", SW(socket_dirs), .kind = VSW_KIND_STRING,
+	 .max = VSW_PATH_MAX - 1, .charset = PATH_CHARS " ",
+	 .what = "absolute directories of [A-Za-z0-9_.-/] separated by "
+		 "spaces (no '.' or '..' components)",
+	 .type = "directories, separated by spaces", .dflt = "",
+	 .shown = "empty: run-dir only",
+	 .help = "Directories besides run-dir where a runtime port-add may "
+		 "place vhost-user sockets (e.g. /var/run/openvswitch)."},
+	{"socket-watch-dir", SW(socket_watch_dir), .kind = VSW_KIND_STRING,
+	 .max = VSW_SUN_PATH_MAX - 3, .charset = PATH_CHARS,
+	 .what = "an absolute directory of [A-Za-z0-9_.-/] (no '.' or '..' "
+		 "components; \"\" = off)",
+	 .type = "absolute path", .dflt = "", .shown = "empty: off",
+	 .help = "Plug each unix socket that appears here as a vhost-user "
+		 "client port named after the file; see "
+		 "docs/configuration.md."},
+	{"socket-watch-profile", SW(socket_watch_profile),
+	 .kind = VSW_KIND_STRING, .max = VSW_PATH_MAX - 1,
+	 .charset = PATH_CHARS " ,=:",
+	 .what = "port-add keys KEY=VALUE,... (not type, path or mode)",
+	 .type = "port-add keys", .dflt = "", .shown = "empty: port defaults",
+	 .help = "Keys of the ports socket-watch-dir plugs, e.g. "
+		 "queues=2,vlan-mode=access,tag=10."},
 	{"state-file", SW(state_file), .kind = VSW_KIND_PATH,
 	 .max = VSW_PATH_MAX, .shown = "<run-dir>/" VSW_STATE_FILE,
 	 .help = "Where vsw keeps what changed at run time (ports, set, "
@@ -187,11 +230,11 @@ const struct vsw_key vsw_keys[] = {
 	 .help = "As in OVS: access (untagged, in VLAN tag), trunk (tagged, "
 		 "the trunks VLANs), native-*: a trunk whose untagged frames "
 		 "are VLAN tag."},
-	{"tag", PT(tag), .min = 0, .max = VSW_VLAN_MAX, .noun = "a VLAN id",
-	 .note = " (0 = none)", .ports = VSW_KEY_ANY, .runtime = true,
-	 .dflt = "0", .shown = "none",
+	{"tag", PT(tag), .min = 0, .max = VSW_VLAN_DEAD, .noun = "a VLAN id",
+	 .note = " (0 = none, 4095 = dead)", .ports = VSW_KEY_ANY,
+	 .runtime = true, .dflt = "0", .shown = "none",
 	 .help = "The VLAN of an access port, the native VLAN of a native-* "
-		 "port; 0 = none."},
+		 "port; 0 = none; 4095 = the dead VLAN (carries nothing)."},
 	{"trunks", PT(trunks), .kind = VSW_KIND_VLANS, .min = 0,
 	 .max = VSW_VLAN_MAX, .ports = VSW_KEY_ANY, .runtime = true,
 	 .type = "VLAN ids and ranges, e.g. 10,20-30", .dflt = "all",
@@ -217,6 +260,26 @@ const struct vsw_key vsw_keys[] = {
 	 .dflt = "0",
 	 .help = "Unicast frames to unlearned MACs per second the port may "
 		 "send (storm control)."},
+	{"socket-owner", PT(socket_owner), ACCOUNT_ROW(VSW_ACCT_USER, "user"),
+	 .ports = VSW_KEY_VHOST, .shown = "[switch] socket-owner",
+	 .help = "Owner of the port's server socket (mode = server only)."},
+	{"socket-group", PT(socket_group), ACCOUNT_ROW(VSW_ACCT_GROUP, "group"),
+	 .ports = VSW_KEY_VHOST, .shown = "[switch] socket-group",
+	 .help = "Group of the port's server socket (mode = server only)."},
+	{"socket-mode", PT(socket_mode), SOCKET_MODE_ROW,
+	 .ports = VSW_KEY_VHOST, .shown = "[switch] socket-mode",
+	 .help = "Permissions of the port's server socket (mode = server "
+		 "only)."},
+	{"external-ids", PT(external_ids), .kind = VSW_KIND_STRING,
+	 .max = VSW_EXTERNAL_IDS_MAX, .ports = VSW_KEY_ANY, .runtime = true,
+	 .charset = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_-.:=/@+ ",
+	 .what = "KEY=VALUE pairs separated by spaces, of "
+		 "[A-Za-z0-9_.:=/@+-]",
+	 .type = "KEY=VALUE pairs separated by spaces", .dflt = "",
+	 .shown = "empty",
+	 .help = "OVS external_ids (iface-id, attached-mac...), kept for "
+		 "orchestrators; vsw-vsctl sets them (docs/vsw-vsctl.md)."},
 };
 
 const size_t vsw_n_keys = sizeof(vsw_keys) / sizeof(vsw_keys[0]);

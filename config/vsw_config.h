@@ -24,6 +24,7 @@
 #define VSW_PATH_MAX 256
 #define VSW_DEVARGS_MAX 256
 #define VSW_ERR_MAX 512
+#define VSW_ACCOUNT_MAX 64 /* a user or group name, with its NUL */
 #define VSW_BURST_MAX 256
 #define VSW_DEFAULT_RUN_DIR "/run/vsw"
 #define VSW_MTU_DEFAULT 1500
@@ -54,7 +55,12 @@ enum vsw_vlan_mode {
 	VSW_VLAN_NATIVE_TAGGED = 4,
 };
 #define VSW_VLAN_MAX 4094 /* highest VLAN id a port may carry */
-#define VSW_VLAN_WORDS 64 /* uint64_t words of a 4096-bit VLAN set */
+/* tag = 4095: the dead VLAN (OVS/Neutron's isolation, os-vif's
+ * isolate_vif): the port carries no VLAN, every frame it sends is dropped
+ * (drop_vlan_not_allowed) and nothing is sent to it. */
+#define VSW_VLAN_DEAD 4095
+#define VSW_EXTERNAL_IDS_MAX 200 /* external-ids: characters at most */
+#define VSW_VLAN_WORDS 64	 /* uint64_t words of a 4096-bit VLAN set */
 
 struct vsw_switch_conf {
 	unsigned int burst;		   /* 1..VSW_BURST_MAX, default 32 */
@@ -75,9 +81,20 @@ struct vsw_switch_conf {
 	bool read_only; /* control = read-only: mutating commands refused */
 	/* drivers port-add may probe at run time ("pci" = PCI addresses) */
 	char port_add_drivers[VSW_PATH_MAX]; /* default "pci net_memif" */
-	/* vhost-user server sockets: mode and group applied after creation */
-	unsigned int socket_mode;      /* default 0600 */
-	char socket_group[64];	       /* "" = leave root's group */
+	/* vhost-user server sockets: owner, group and mode applied after
+	 * creation (names or numeric ids; "" = leave root's) */
+	unsigned int socket_mode; /* default 0600 */
+	char socket_owner[VSW_ACCOUNT_MAX];
+	char socket_group[VSW_ACCOUNT_MAX];
+	/* directories besides run-dir where a runtime port-add may place
+	 * vhost-user sockets: absolute paths separated by spaces */
+	char socket_dirs[VSW_PATH_MAX];
+	/* plug a vhost-user client port for each socket that appears here
+	 * ("" = off), with the port-add keys of socket_watch_profile */
+	char socket_watch_dir[VSW_PATH_MAX];
+	char socket_watch_profile[VSW_PATH_MAX];
+	/* the OVS bridge name vsw-vsctl gave the switch ("" = none yet) */
+	char bridge[64];
 	char state_file[VSW_PATH_MAX]; /* "" = <run-dir>/vsw.state */
 };
 
@@ -87,6 +104,10 @@ struct vsw_port_conf {
 	/* vhost-user */
 	char path[VSW_PATH_MAX]; /* socket; default <run-dir>/<name>.sock */
 	enum vsw_vhost_mode mode;
+	/* server sockets: the switch's socket-* unless given (0, "") */
+	unsigned int socket_mode;
+	char socket_owner[VSW_ACCOUNT_MAX];
+	char socket_group[VSW_ACCOUNT_MAX];
 	/* ethdev */
 	char devargs[VSW_DEVARGS_MAX];
 	/*
@@ -120,6 +141,8 @@ struct vsw_port_conf {
 	/* optional pinning: rx queue i is polled by lcore lcores[i % n] */
 	unsigned int n_lcores;
 	unsigned int lcores[VSW_MAX_QUEUES];
+	/* "k=v k=v": OVS external_ids, kept for orchestrators (vsw-vsctl) */
+	char external_ids[VSW_EXTERNAL_IDS_MAX + 1];
 };
 
 /* A static FDB entry, [fdb] MAC[@VLAN] = PORT. */
@@ -203,8 +226,9 @@ int vsw_config_validate(const struct vsw_config *cfg,
  * section, e.g. "type=vhost-user,path=/x.sock,mode=client,queues=2")
  * into @pc named @name, using @sw for defaults.  Same errors as the file,
  * with "<command>" as the file name.  With @sw, also what a runtime client
- * may create: vhost-user paths below sw->run_dir, ethdev drivers listed
- * in sw->port_add_drivers.
+ * may create: vhost-user paths below sw->run_dir or a directory of
+ * socket-dirs or socket-watch-dir (vsw_config_sock_dir_ok), ethdev
+ * drivers listed in sw->port_add_drivers.
  */
 int vsw_config_port_from_kv(const char *name, const char *kvlist,
 			    const struct vsw_switch_conf *sw,
@@ -251,6 +275,20 @@ int vsw_config_check_mbufs(const struct vsw_config *cfg, unsigned int n_workers,
 
 /* devargs that name a PCI device (DDDD:BB:DD.F or BB:DD.F). */
 bool vsw_config_devargs_is_pci(const char *devargs);
+
+/*
+ * The uid (@group false) or gid (@group true) of @name: a name known to
+ * the system's user or group database, or a decimal id.  0, or -ENOENT
+ * (no such name) or -EINVAL (empty or not a name).
+ */
+int vsw_config_account_id(const char *name, bool group, unsigned int *id);
+
+/*
+ * Where a runtime client may place vhost-user sockets: @path is a file
+ * directly or further below run-dir, one of socket-dirs or the
+ * socket-watch-dir, with no empty, "." or ".." component.
+ */
+bool vsw_config_sock_dir_ok(const struct vsw_switch_conf *sw, const char *path);
 
 /* A port name: 1..31 characters of [A-Za-z0-9_] (telemetry dict keys). */
 bool vsw_config_port_name_ok(const char *name);

@@ -66,6 +66,8 @@ struct vsw_key {
 	const char *dflt;  /* default value as written in a file, or NULL */
 	const char *shown; /* default as shown, when not dflt */
 	const char *help;  /* one line */
+	/* STRING keys that name a system account: checked to exist */
+	enum { VSW_ACCT_NONE, VSW_ACCT_USER, VSW_ACCT_GROUP } account;
 };
 
 extern const struct vsw_key vsw_keys[];

@@ -171,8 +171,10 @@ struct vsw_port_env {
 	 * measure what suppression saves).  Later changes go through
 	 * ops->set_kick_suppression. */
 	bool kick_suppression;
-	/* vhost-user server sockets: permission bits and group ("" = none) */
+	/* vhost-user server sockets: permission bits, owner and group ("" =
+	 * unchanged); a port's own socket-* keys take precedence */
 	unsigned int socket_mode;
+	const char *socket_owner;
 	const char *socket_group;
 	/* Ask the control loop to run now (a guest changed its queues); any
 	 * thread, never blocks.  May be NULL. */

@@ -43,11 +43,12 @@ extern const struct vsw_port_kind *const vsw_port_kinds[];
 /* util.c: a leaf, calls no kind. */
 
 /*
- * Give a server socket at @path the switch's socket-mode and socket-group
- * (review L10: the library binds with whatever the umask gives).  0 or
- * -errno with a message naming port @name.
+ * Give the server socket of port @pc its socket-owner, socket-group and
+ * socket-mode (the port's, else the switch's in @env).  The library
+ * binds it under umask 0077 (review L10), so the socket is private until
+ * then.  0 or -errno with a message naming the port.
  */
-int vsw_port_socket_perms(const char *name, const char *path,
+int vsw_port_socket_perms(const struct vsw_port_conf *pc,
 			  const struct vsw_port_env *env, char *err,
 			  size_t errlen);
 /* A leftover socket nobody listens on is removed; a live one is an error

@@ -4,7 +4,6 @@
  * it calls no kind and nothing else of the port layer.
  */
 #include <errno.h>
-#include <grp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -16,30 +15,47 @@
 
 RTE_LOG_REGISTER_DEFAULT(vsw_port_logtype, INFO);
 
-int vsw_port_socket_perms(const char *name, const char *path,
+/* The port's value when it gives one, else the switch's. */
+static const char *pick(const char *port, const char *sw)
+{
+	return port[0] != '\0' ? port : (sw != NULL ? sw : "");
+}
+
+/*
+ * The socket was created 0600 root:root (umask 0077), so only root can
+ * connect to it now.  lchown first: from then on only the new owner can
+ * (mode still 0600); chmod last opens it to the group or others as
+ * socket-mode says.  No moment exists at which anyone else can connect.
+ */
+int vsw_port_socket_perms(const struct vsw_port_conf *pc,
 			  const struct vsw_port_env *env, char *err,
 			  size_t errlen)
 {
-	struct group *g;
+	const char *owner = pick(pc->socket_owner, env->socket_owner);
+	const char *group = pick(pc->socket_group, env->socket_group);
+	unsigned int mode =
+		pc->socket_mode ? pc->socket_mode : env->socket_mode;
+	unsigned int uid = (unsigned int)-1, gid = (unsigned int)-1;
+	const char *bad = NULL;
 	int rc = 0;
 
-	if (env->socket_mode == 0)
-		return 0;
-	if (env->socket_group != NULL && env->socket_group[0] != '\0') {
-		g = getgrnam(env->socket_group);
-		if (g == NULL || chown(path, (uid_t)-1, g->gr_gid) < 0)
-			rc = g == NULL ? -ENOENT : -errno;
-	}
-	if (rc == 0 && chmod(path, env->socket_mode) < 0)
+	if (owner[0] != '\0' && vsw_config_account_id(owner, false, &uid) < 0)
+		bad = "user", rc = -ENOENT;
+	else if (group[0] != '\0' &&
+		 vsw_config_account_id(group, true, &gid) < 0)
+		bad = "group", rc = -ENOENT;
+	else if ((uid != (unsigned int)-1 || gid != (unsigned int)-1) &&
+		 lchown(pc->path, (uid_t)uid, (gid_t)gid) < 0)
+		rc = -errno;
+	else if (mode != 0 && chmod(pc->path, mode) < 0)
 		rc = -errno;
 	if (rc < 0)
 		snprintf(err, errlen,
-			 "port %s: cannot give %s mode %04o group %s: %s", name,
-			 path, env->socket_mode,
-			 env->socket_group && env->socket_group[0]
-				 ? env->socket_group
-				 : "(unchanged)",
-			 rc == -ENOENT ? "no such group" : strerror(-rc));
+			 "port %s: cannot give %s owner %s group %s mode %04o: "
+			 "%s%s",
+			 pc->name, pc->path, owner[0] ? owner : "(unchanged)",
+			 group[0] ? group : "(unchanged)", mode,
+			 bad ? "no such " : "", bad ? bad : strerror(-rc));
 	return rc;
 }
 

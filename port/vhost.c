@@ -435,10 +435,11 @@ static int vhost_create(struct vsw_port *p, const struct vsw_port_env *env,
 	p->n_rxq = 1;	     /* more once a guest shows its queue pairs */
 	p->tx_chains = true; /* the library copies every segment */
 	vsw_vhost_map_set(p->id, vp);
-	/* the socket is born with no more than socket-mode allows (the
-	 * umask is the process's: a file another thread creates meanwhile
-	 * is at worst more private); group and exact mode follow */
-	old_mask = umask(env->socket_mode ? ~env->socket_mode & 0777 : 0077);
+	/* a server socket is born 0600 root:root, reachable by root alone
+	 * (the umask is the process's: a file another thread creates
+	 * meanwhile is at worst more private); owner, group and mode follow
+	 * in vsw_port_socket_perms.  A client port creates no file. */
+	old_mask = umask(0077);
 	rc = rte_vhost_driver_start(p->conf.path);
 	umask(old_mask);
 	if (rc < 0) {
@@ -451,8 +452,7 @@ static int vhost_create(struct vsw_port *p, const struct vsw_port_env *env,
 		return -EIO;
 	}
 	if (p->conf.mode == VSW_VHOST_SERVER)
-		rc = vsw_port_socket_perms(p->name, p->conf.path, env, err,
-					   errlen);
+		rc = vsw_port_socket_perms(&p->conf, env, err, errlen);
 	if (rc < 0) {
 		vhost_destroy(p);
 		return rc;

@@ -212,8 +212,8 @@ int vsw_args_set(const char *params, struct vsw_args *a, char *err,
 	char buf[VSW_ARGS_MAX + 1], *f[FIELDS_MAX];
 	int n = split(params, buf, sizeof(buf), f, FIELDS_MAX);
 
-	if (n != 2 || f[0][0] == '\0' || f[1][0] == '\0' ||
-	    strlen(f[0]) >= sizeof(a->key))
+	/* an empty VALUE is the key's to refuse (bridge: none) */
+	if (n != 2 || f[0][0] == '\0' || strlen(f[0]) >= sizeof(a->key))
 		return bad(err, errlen, "expected KEY,VALUE");
 	memcpy(a->key, f[0], strlen(f[0]) + 1);
 	memcpy(a->value, f[1], strlen(f[1]) + 1); /* checked: <= 255 */

@@ -53,6 +53,7 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 					  rte_get_tsc_hz());
 	rte_tel_data_add_dict_string(d, "config", cfg->source);
 	rte_tel_data_add_dict_string(d, "run_dir", cfg->sw.run_dir);
+	rte_tel_data_add_dict_string(d, "bridge", cfg->sw.bridge);
 	rte_tel_data_add_dict_string(d, "file_prefix", vsw.file_prefix);
 	rte_tel_data_add_dict_u64(d, "workers", vsw.n_workers);
 	rte_tel_data_add_dict_u64(d, "ports", n_ports);
@@ -219,6 +220,26 @@ static void add_vlans(struct rte_tel_data *d, const struct vsw_port *p)
 	add_long_string(d, "trunks", trunks);
 }
 
+/* external_ids: the port's "k=v" pairs, one string each ([] for none). */
+static void add_external_ids(struct rte_tel_data *d, const struct vsw_port *p)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+	const char *s = p->conf.external_ids;
+	char w[RTE_TEL_MAX_STRING_LEN];
+
+	if (a == NULL)
+		return;
+	rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+	while (*(s += strspn(s, " ")) != '\0') {
+		size_t n = strcspn(s, " ");
+
+		snprintf(w, sizeof(w), "%.*s", (int)n, s);
+		rte_tel_data_add_array_string(a, w);
+		s += n;
+	}
+	rte_tel_data_add_dict_container(d, "external_ids", a, 0);
+}
+
 /* allowed_ips: [] for any source IP, else the list. */
 static void add_allowed_ips(struct rte_tel_data *d, const struct vsw_port *p)
 {
@@ -275,6 +296,7 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	add_allowed_macs(d, p);
 	add_vlans(d, p);
 	add_allowed_ips(d, p);
+	add_external_ids(d, p);
 	rte_tel_data_add_dict_int(d, "vid", pi.vid);
 	rte_tel_data_add_dict_u64(d, "connects", p->connects);
 	rte_tel_data_add_dict_u64(d, "tx_queues_shared", pi.tx_queues_shared);

@@ -6,7 +6,8 @@
  * publishing a new datapath table (vsw_dp_build).  None writes worker
  * state.  Files: table.c (build, publish, grace periods), ports.c (port
  * add/del/set, queue upkeep), rebalance.c (rx queue placement),
- * counters.c (counter sums and clear), loop.c (the control loop, `set`).
+ * counters.c (counter sums and clear), loop.c (the control loop, `set`),
+ * watch.c (socket-watch-dir).
  */
 #ifndef VSW_CONTROL_H
 #define VSW_CONTROL_H
@@ -95,6 +96,13 @@ int vsw_queue_info(const struct vsw_switch *sw, struct vsw_port *p, uint16_t q,
 /* Counters of @port start from zero now. */
 void vsw_ctl_port_ctrs_reset(struct vsw_switch *sw, uint16_t port);
 void vsw_ctl_stats_clear(struct vsw_switch *sw);
+
+/* watch.c: socket-watch-dir (plugs QEMU server sockets as client ports) */
+/* Start watching and plug what the directory holds; takes ctl_lock. */
+void vsw_ctl_watch_init(struct vsw_switch *sw);
+/* Plug and unplug for what changed since; ctl_lock held. */
+void vsw_ctl_watch_poll(struct vsw_switch *sw);
+void vsw_ctl_watch_fini(void);
 
 /* loop.c */
 int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,

@@ -2,7 +2,8 @@
 /*
  * The control loop (the main lcore, every 100 ms or when woken): the FDB
  * clock, link states, kick counting and port upkeep, aging and trimming
- * the FDB, automatic rebalance; and the switch-wide settings (`set`).
+ * the FDB, automatic rebalance, socket-directory watching (watch.c); and
+ * the switch-wide settings (`set`).
  */
 #include <poll.h>
 #include <stdint.h>
@@ -92,6 +93,7 @@ void vsw_control_loop(struct vsw_switch *sw)
 	uint64_t hz = rte_get_tsc_hz();
 	uint32_t last_age = 0;
 
+	vsw_ctl_watch_init(sw);
 	while (!__atomic_load_n(&sw->quit, __ATOMIC_RELAXED)) {
 		uint32_t now =
 			1 + (uint32_t)((rte_rdtsc() - sw->start_tsc) / hz);
@@ -110,7 +112,9 @@ void vsw_control_loop(struct vsw_switch *sw)
 		}
 		vsw_fdb_trim(sw->fdb, now); /* port limits, overshoot */
 		vsw_ctl_auto_rebalance(sw, now);
+		vsw_ctl_watch_poll(sw);
 		pthread_mutex_unlock(&sw->ctl_lock);
 		sleep_or_wake(sw);
 	}
+	vsw_ctl_watch_fini();
 }

@@ -87,7 +87,7 @@ ctl port-add c type=ethdev mtu=1982 "devargs=$C_DEV" || fail "port-add c mtu=198
 out=$(ctl port-set c mtu=1983 2>&1) && fail "port-set c mtu=1983 accepted with framesz 2048"
 echo "$out"
 [ "$(port_ctr c mtu)" -eq 1982 ] || fail "c: mtu changed by a refused port-set"
-ctl port-del c || fail "port-del c"
+ctl --timeout 30 port-del c || fail "port-del c"
 out=$(ctl port-add c type=ethdev "devargs=$C_DEV,framesz=9216,blocksz=12288" 2>&1) &&
 	fail "port-add c with blocksz not a multiple of framesz accepted"
 echo "$out"

@@ -14,7 +14,7 @@
 #include "vsw_keys.h"
 #include "vsw_test.h"
 
-#define MAX_TMP 128
+#define MAX_TMP 192
 
 static char tmp_paths[MAX_TMP][32];
 static unsigned int n_tmp;
@@ -301,49 +301,59 @@ static void test_set_switch_key(void)
 
 static void test_unknown_keys(void)
 {
-	CHECK(load_fails(PORT0 "[switch]\nburts = 32\n",
-			 "[switch] burts = \"32\": expected a [switch] key "
-			 "(burst, tx-flush-interval-us, tx-retries, "
-			 "poll-mode, kick-suppression, idle-threshold-us, "
-			 "max-sleep-us, fdb-aging-s, rebalance-interval-s, "
-			 "rebalance-threshold-pct, run-dir, fdb-size, mbufs, "
-			 "control, port-add-drivers, socket-mode, "
-			 "socket-group, state-file)"));
-	CHECK(load_fails(PORT0 "queue = 2\n",
-			 "[port vm0] queue = \"2\": expected a port key (type, "
-			 "path, mode, devargs, queues, rxq, txq, lcores, "
-			 "mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
+	CHECK(load_fails(
+		PORT0 "[switch]\nburts = 32\n",
+		"[switch] burts = \"32\": expected a [switch] key "
+		"(burst, tx-flush-interval-us, tx-retries, "
+		"poll-mode, kick-suppression, idle-threshold-us, "
+		"max-sleep-us, fdb-aging-s, rebalance-interval-s, "
+		"rebalance-threshold-pct, bridge, run-dir, fdb-size, mbufs, "
+		"control, port-add-drivers, socket-mode, "
+		"socket-owner, socket-group, socket-dirs, "
+		"socket-watch-dir, socket-watch-profile, state-file)"));
+	CHECK(load_fails(
+		PORT0 "queue = 2\n",
+		"[port vm0] queue = \"2\": expected a port key (type, "
+		"path, mode, devargs, queues, rxq, txq, lcores, "
+		"mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, "
+		"socket-owner, socket-group, socket-mode, external-ids)"));
 }
 
 static void test_keys_wrong_type(void)
 {
-	CHECK(load_fails(PORT0 "devargs = net_null0\n",
-			 "[port vm0] devargs = \"net_null0\": expected a "
-			 "vhost-user port key (type, path, mode, queues, "
-			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
-	CHECK(load_fails(PORT0 "txq = 1\n",
-			 "[port vm0] txq = \"1\": expected "
-			 "a vhost-user port key (type, "
-			 "path, mode, queues, lcores, mtu, "
-			 "max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
-	CHECK(load_fails("[port e0]\npath = /x.sock\ntype = ethdev\n",
-			 "[port e0] path = \"/x.sock\": expected an ethdev "
-			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
-	CHECK(load_fails("[port e0]\ntype = ethdev\nmode = server\n",
-			 "[port e0] mode = \"server\": expected an ethdev "
-			 "port key (type, devargs, queues, rxq, txq, "
-			 "lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
-			 "trunks, allowed-ips, storm-broadcast-pps, "
-			 "storm-multicast-pps, storm-unknown-pps)"));
+	CHECK(load_fails(
+		PORT0 "devargs = net_null0\n",
+		"[port vm0] devargs = \"net_null0\": expected a "
+		"vhost-user port key (type, path, mode, queues, "
+		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, "
+		"socket-owner, socket-group, socket-mode, external-ids)"));
+	CHECK(load_fails(
+		PORT0 "txq = 1\n",
+		"[port vm0] txq = \"1\": expected "
+		"a vhost-user port key (type, "
+		"path, mode, queues, lcores, mtu, "
+		"max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, "
+		"socket-owner, socket-group, socket-mode, external-ids)"));
+	CHECK(load_fails(
+		"[port e0]\npath = /x.sock\ntype = ethdev\n",
+		"[port e0] path = \"/x.sock\": expected an ethdev "
+		"port key (type, devargs, queues, rxq, txq, "
+		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
+	CHECK(load_fails(
+		"[port e0]\ntype = ethdev\nmode = server\n",
+		"[port e0] mode = \"server\": expected an ethdev "
+		"port key (type, devargs, queues, rxq, txq, "
+		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"trunks, allowed-ips, storm-broadcast-pps, "
+		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
 }
 
 static void test_non_numeric(void)
@@ -803,9 +813,14 @@ static void test_vlan_keys(void)
 	      !vsw_config_vlan_member(p, 0) && !vsw_config_vlan_member(p, 6));
 	CHECK(load(PORT0 "vlan-mode = native-untagged\ntag = 5\n", &path) == 0);
 	CHECK(vsw_config_vlan_member(p, 4094) && !vsw_config_vlan_member(p, 0));
-	CHECK(load_fails(PORT0 "tag = 4095\n",
-			 "[port vm0] tag = \"4095\": expected a VLAN id in "
-			 "0..4094 (0 = none)"));
+	CHECK(load_fails(PORT0 "tag = 4096\n",
+			 "[port vm0] tag = \"4096\": expected a VLAN id in "
+			 "0..4095 (0 = none, 4095 = dead)"));
+	/* 4095, the dead VLAN (os-vif's isolation): a member of nothing */
+	CHECK(load(PORT0 "tag = 4095\n", &path) == 0);
+	CHECK(vsw_config_vlan_mode(p) == VSW_VLAN_ACCESS &&
+	      !vsw_config_vlan_member(p, 4095) &&
+	      !vsw_config_vlan_member(p, 0) && !vsw_config_vlan_member(p, 1));
 	CHECK(load_fails(PORT0 "trunks = 10,5000\n",
 			 "[port vm0] trunks = \"10,5000\": expected \"all\", "
 			 "or VLAN ids 0..4094 and ranges LOW-HIGH separated "
@@ -818,7 +833,7 @@ static void test_vlan_keys(void)
 	CHECK(load(PORT0 "vlan-mode = tagged\n", &path) < 0);
 	CHECK(load_fails(PORT0 "vlan-mode = access\n",
 			 "[port vm0] vlan-mode = \"access\": expected a tag = "
-			 "1..4094 with it (or vlan-mode = trunk)"));
+			 "1..4095 with it (or vlan-mode = trunk)"));
 	CHECK(load_fails(PORT0 "vlan-mode = trunk\ntag = 10\n",
 			 "[port vm0] tag = \"10\": expected 0 on a trunk port "
 			 "(vlan-mode = access, native-untagged or "
@@ -911,6 +926,37 @@ static void test_allowed_ips_storm(void)
 				     err, sizeof(err)) == 0);
 	CHECK(p->n_ips == 2 && p->ips[1].family == 6 &&
 	      p->storm_mcast_pps == 5);
+}
+
+/* vsw-vsctl's keys: [switch] bridge, a port's external-ids. */
+static void test_ovs_keys(void)
+{
+	struct vsw_port_conf pc;
+
+	vsw_config_default(&cfg, NULL);
+	pc = cfg.ports[0];
+	CHECK(pc.external_ids[0] == '\0' && cfg.sw.bridge[0] == '\0');
+	CHECK(vsw_config_port_set_kv(&pc,
+				     "external-ids=iface-id=1b2c-3d "
+				     "attached-mac=fa:16:3e:00:00:01",
+				     err, sizeof(err)) == 0);
+	CHECK(strcmp(pc.external_ids,
+		     "iface-id=1b2c-3d attached-mac=fa:16:3e:00:00:01") == 0);
+	CHECK(vsw_config_port_set_kv(&pc, "external-ids=", err, sizeof(err)) ==
+		      0 &&
+	      pc.external_ids[0] == '\0');
+	CHECK(vsw_config_port_set_kv(&pc, "external-ids=k=\"v\"", err,
+				     sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "expected KEY=VALUE pairs separated by spaces") !=
+	      NULL);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "bridge", "br-int", err,
+					sizeof(err)) == 0 &&
+	      strcmp(cfg.sw.bridge, "br-int") == 0);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "bridge", "", err,
+					sizeof(err)) == 0 &&
+	      cfg.sw.bridge[0] == '\0');
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "bridge", "br int", err,
+					sizeof(err)) == -EINVAL);
 }
 
 static void test_port_set(void)
@@ -1087,10 +1133,12 @@ static void test_key_table(void)
 				   VSW_KEY_ANY, 1),
 		     "mtu, max-macs, allowed-macs, vlan-mode, tag, trunks, "
 		     "allowed-ips, storm-broadcast-pps, storm-multicast-pps, "
-		     "storm-unknown-pps") == 0);
+		     "storm-unknown-pps, external-ids") == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
 		     "run-dir, fdb-size, mbufs, control, port-add-drivers, "
-		     "socket-mode, socket-group, state-file") == 0);
+		     "socket-mode, socket-owner, socket-group, socket-dirs, "
+		     "socket-watch-dir, socket-watch-profile, "
+		     "state-file") == 0);
 	CHECK(vsw_config_port_from_kv("v",
 				      "type=vhost-user,"
 				      "k123456789k123456789k123456789k1234567"
@@ -1100,7 +1148,8 @@ static void test_key_table(void)
 			  "queues, rxq, txq, lcores, mtu, max-macs, "
 			  "allowed-macs, vlan-mode, tag, trunks, allowed-ips, "
 			  "storm-broadcast-pps, storm-multicast-pps, "
-			  "storm-unknown-pps)") != NULL);
+			  "storm-unknown-pps, socket-owner, socket-group, "
+			  "socket-mode, external-ids)") != NULL);
 	CHECK(vsw_config_switch_key_fixed("mbufs") &&
 	      !vsw_config_switch_key_fixed("burst") &&
 	      !vsw_config_switch_key_fixed("nope"));
@@ -1126,6 +1175,123 @@ static void test_mbufs_needed(void)
 	CHECK(vsw_config_check_mbufs(&cfg, 2, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "[switch] mbufs = \"4096\": expected at least "
 			  "8128 for 2 port(s) and 2 worker(s)") != NULL);
+}
+
+/* socket-owner/-group/-mode per switch and port, socket-dirs, watching */
+static void test_socket_keys(void)
+{
+	struct vsw_port_conf pc;
+	struct vsw_switch_conf sw;
+	const char *path;
+	unsigned int id = 7;
+
+	CHECK(vsw_config_account_id("root", false, &id) == 0 && id == 0);
+	CHECK(vsw_config_account_id("root", true, &id) == 0 && id == 0);
+	CHECK(vsw_config_account_id("4242", true, &id) == 0 && id == 4242);
+	CHECK(vsw_config_account_id("no_such_user_vsw", false, &id) == -ENOENT);
+	CHECK(vsw_config_account_id("", false, &id) == -EINVAL);
+	CHECK(load("[switch]\nsocket-owner = root\nsocket-group = 0\n"
+		   "socket-dirs = /var/run/openvswitch "
+		   "/var/lib/vhost_sockets/\n"
+		   "socket-watch-dir = /run/vsw-watch\n"
+		   "socket-watch-profile = "
+		   "queues=2,vlan-mode=access,tag=10\n" PORT0
+		   "socket-owner = 4242\nsocket-mode = 0660\n",
+		   &path) == 0);
+	CHECK(strcmp(cfg.sw.socket_owner, "root") == 0 &&
+	      strcmp(cfg.sw.socket_group, "0") == 0);
+	CHECK(strcmp(cfg.ports[0].socket_owner, "4242") == 0 &&
+	      cfg.ports[0].socket_mode == 0660 &&
+	      cfg.ports[0].socket_group[0] == '\0');
+	CHECK(load_fails("[switch]\nsocket-owner = no_such_user_vsw\n" PORT0,
+			 "[switch] socket-owner = \"no_such_user_vsw\": "
+			 "expected a user name of [A-Za-z0-9_.-] that exists "
+			 "on this host, or a numeric id (no user "
+			 "\"no_such_user_vsw\" here)"));
+	CHECK(load_fails(PORT0 "socket-group = no_such_group_vsw\n",
+			 "[port vm0] socket-group = \"no_such_group_vsw\": "
+			 "expected a group name of [A-Za-z0-9_.-] that exists "
+			 "on this host, or a numeric id (no group "
+			 "\"no_such_group_vsw\" here)"));
+	CHECK(load_fails(PORT0 "socket-mode = 0400\n",
+			 "[port vm0] socket-mode = \"0400\": expected octal "
+			 "permissions 0600..0777 with the owner's rw bits "
+			 "set, e.g. 0660"));
+	CHECK(load_fails(PORT0 "mode = client\npath = /x.sock\n"
+			       "socket-owner = root\n",
+			 "[port vm0] socket-owner = \"root\": expected no "
+			 "socket-owner on a mode = client port (its socket is "
+			 "QEMU's)"));
+	/* what a writer of the effective config may write back: no value */
+	CHECK(load(PORT0 "mode = client\npath = /x.sock\nsocket-owner =\n"
+			 "socket-group =\nsocket-mode = 0\n",
+		   &path) == 0);
+	CHECK(cfg.ports[0].socket_mode == 0);
+	CHECK(load_fails("[switch]\nsocket-dirs = /ok run/vsw\n" PORT0,
+			 "[switch] socket-dirs = \"/ok run/vsw\": expected "
+			 "absolute directories of [A-Za-z0-9_.-/] separated by "
+			 "spaces (no '.' or '..' components)"));
+	CHECK(load(PORT0 "[switch]\nsocket-dirs = /a/../b\n", &path) < 0);
+	CHECK(load(PORT0 "[switch]\nsocket-watch-dir = /a//b\n", &path) < 0);
+	CHECK(load_fails(
+		"[switch]\nsocket-watch-profile = path=/x.sock\n" PORT0,
+		"[switch] socket-watch-profile = \"path=/x.sock\": "
+		"expected port-add keys without path (vsw sets type, "
+		"path and mode)"));
+	CHECK(load_fails("[switch]\nsocket-watch-profile = queues=99\n" PORT0,
+			 "[switch] socket-watch-profile = \"queues=99\": "
+			 "expected port-add keys of a vhost-user client port "
+			 "(<command>: [port watched] queues = \"99\": expected "
+			 "an integer in 1..16)"));
+	/* runtime sockets: run-dir, socket-dirs, socket-watch-dir */
+	vsw_config_init(&cfg);
+	sw = cfg.sw;
+	CHECK(vsw_config_port_from_kv(
+		      "v", "type=vhost-user,path=/var/run/openvswitch/v.sock",
+		      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	snprintf(sw.socket_dirs, sizeof(sw.socket_dirs),
+		 " /var/run/openvswitch  /var/lib/vhost_sockets/ ");
+	snprintf(sw.socket_watch_dir, sizeof(sw.socket_watch_dir), "/w");
+	CHECK(vsw_config_port_from_kv(
+		      "v", "type=vhost-user,path=/var/run/openvswitch/v.sock",
+		      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(vsw_config_port_from_kv(
+		      "v",
+		      "type=vhost-user,path=/var/lib/vhost_sockets/a/v.sock",
+		      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,mode=client,path=/w/v",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(vsw_config_port_from_kv("v", "type=vhost-user,path=/run/vsw/v",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(vsw_config_port_from_kv(
+		      "v", "type=vhost-user,path=/var/run/openvswitchx/v.sock",
+		      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "below run-dir /run/vsw, socket-dirs  "
+			  "/var/run/openvswitch  /var/lib/vhost_sockets/ , "
+			  "socket-watch-dir /w (no") != NULL);
+	CHECK(vsw_config_port_from_kv(
+		      "v",
+		      "type=vhost-user,path=/var/run/openvswitch/../v.sock",
+		      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,path=/var/run/v.sock",
+				      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	/* port-add takes the socket keys; port-set does not */
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,socket-owner=root,"
+				      "socket-group=root,socket-mode=0660",
+				      &sw, &pc, err, sizeof(err)) == 0);
+	CHECK(pc.socket_mode == 0660 && strcmp(pc.socket_group, "root") == 0);
+	CHECK(vsw_config_port_set_kv(&pc, "socket-mode=0666", err,
+				     sizeof(err)) == -EPERM);
+	CHECK(vsw_config_port_from_kv("v",
+				      "type=vhost-user,socket-owner=nobody_vsw",
+				      &sw, &pc, err, sizeof(err)) == -EINVAL);
+	CHECK(vsw_config_port_from_kv("e",
+				      "type=ethdev,socket-mode=0660,"
+				      "devargs=net_memif0",
+				      &sw, &pc, err, sizeof(err)) == -EINVAL);
 }
 
 int main(void)
@@ -1168,10 +1334,12 @@ int main(void)
 	RUN(test_port_security_keys);
 	RUN(test_allowed_ips_storm);
 	RUN(test_port_set);
+	RUN(test_ovs_keys);
 	RUN(test_runtime_limits);
 	RUN(test_hygiene_and_switch_keys);
 	RUN(test_key_table);
 	RUN(test_mbufs_needed);
+	RUN(test_socket_keys);
 	for (i = 0; i < n_tmp; i++)
 		unlink(tmp_paths[i]);
 	return TEST_EXIT();

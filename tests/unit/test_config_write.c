@@ -105,11 +105,28 @@ static void test_defaults(void)
 	free(text);
 }
 
+/* Values with rules beyond their kind's (an account that exists, paths,
+ * KEY=VALUE lists), by key name. */
+static const char *const special[][2] = {
+	{"socket-owner", "0"},
+	{"socket-group", "0"},
+	{"socket-dirs", "/tmp/vsw-w/d1 /tmp/vsw-w/d2"},
+	{"socket-watch-dir", "/tmp/vsw-w/watch"},
+	{"socket-watch-profile", "queues=2,mtu=2000"},
+	{"external-ids", "iface-id=a1 attached-mac=02:00:00:00:00:01"},
+};
+
 /* A value of @k other than its default, as a file would give it. */
 static void other_value(const struct vsw_key *k, char *v, size_t len)
 {
 	const char *d = k->dflt ? k->dflt : "";
 	const struct vsw_key_choice *c;
+
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+		if (strcmp(k->name, special[i][0]) == 0) {
+			snprintf(v, len, "%s", special[i][1]);
+			return;
+		}
 
 	switch (k->kind) {
 	case VSW_KIND_UINT:
@@ -151,8 +168,18 @@ static void other_value(const struct vsw_key *k, char *v, size_t len)
 	}
 }
 
-/* Every key of @sect that a @ports port takes, with other_value. */
-static void every_key(FILE *f, enum vsw_key_sect sect, unsigned int ports)
+/* A key only a vhost-user server port takes (not with mode = client). */
+static bool server_only(const struct vsw_key *k)
+{
+	return k->sect == VSW_SECT_PORT && strncmp(k->name, "socket-", 7) == 0;
+}
+
+/*
+ * Every key of @sect that a @ports port takes, with other_value; @server:
+ * the socket-* keys of a server port instead of the others.
+ */
+static void every_key(FILE *f, enum vsw_key_sect sect, unsigned int ports,
+		      bool server)
 {
 	char v[256];
 
@@ -161,7 +188,8 @@ static void every_key(FILE *f, enum vsw_key_sect sect, unsigned int ports)
 
 		if (k->sect != sect || k->alias_of != NULL || k->deprecated ||
 		    (sect == VSW_SECT_PORT && !(k->ports & ports)) ||
-		    strcmp(k->name, "type") == 0)
+		    strcmp(k->name, "type") == 0 ||
+		    (ports == VSW_KEY_VHOST && server != server_only(k)))
 			continue;
 		other_value(k, v, sizeof(v));
 		fprintf(f, "%s = %s\n", k->name, v);
@@ -197,11 +225,13 @@ static void test_every_key(void)
 	FILE *f = open_memstream(&text, &len);
 
 	fprintf(f, "[switch]\n");
-	every_key(f, VSW_SECT_SWITCH, 0);
+	every_key(f, VSW_SECT_SWITCH, 0, false);
 	fprintf(f, "[port vh]\ntype = vhost-user\n");
-	every_key(f, VSW_SECT_PORT, VSW_KEY_VHOST);
+	every_key(f, VSW_SECT_PORT, VSW_KEY_VHOST, false);
 	fprintf(f, "[port eth]\ntype = ethdev\n");
-	every_key(f, VSW_SECT_PORT, VSW_KEY_ETHDEV);
+	every_key(f, VSW_SECT_PORT, VSW_KEY_ETHDEV, false);
+	fprintf(f, "[port srv]\ntype = vhost-user\n");
+	every_key(f, VSW_SECT_PORT, VSW_KEY_VHOST, true);
 	fprintf(f, "[fdb]\n02:00:00:00:00:01 = vh\n"
 		   "02:00:00:00:00:02@4095 = eth\n00:00:00:00:00:03@0 = eth\n");
 	fclose(f);
@@ -209,7 +239,7 @@ static void test_every_key(void)
 	if (err[0] != '\0' && a.n_ports == 0)
 		fprintf(stderr, "  %s\n----\n%s", err, text);
 	free(text);
-	CHECK(a.n_ports == 2 && a.n_fdb == 3 && a.ports[0].n_lcores == 2 &&
+	CHECK(a.n_ports == 3 && a.n_fdb == 3 && a.ports[0].n_lcores == 2 &&
 	      a.ports[0].lcores[0] == 0 && a.ports[1].n_allowed == 2 &&
 	      strchr(a.ports[1].devargs, ';') != NULL);
 	CHECK(round_trip(&a));
@@ -217,7 +247,7 @@ static void test_every_key(void)
 	CHECK(text != NULL && all_written(text, VSW_SECT_SWITCH, 0));
 	CHECK(text != NULL && strstr(text, "[port vh]\n") != NULL &&
 	      all_written(strstr(text, "[port vh]\n"), VSW_SECT_PORT,
-			  VSW_KEY_VHOST));
+			  VSW_KEY_VHOST)); /* vh and srv together */
 	CHECK(text != NULL && strstr(text, "[port eth]\n") != NULL &&
 	      all_written(strstr(text, "[port eth]\n"), VSW_SECT_PORT,
 			  VSW_KEY_ETHDEV));

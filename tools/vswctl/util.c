@@ -1,5 +1,6 @@
 /*
- * vswctl utilities: messages and exit codes, allocation that exits on
+ * vswctl utilities (also linked by vsw-vsctl, with transport.c, as the
+ * vswctl_transport library): messages and exit codes, allocation that exits on
  * failure, integers and names from the command line, the clock.
  */
 #define _GNU_SOURCE /* vasprintf */
@@ -12,11 +13,13 @@
 #include <string.h>
 #include <time.h>
 
+const char *ctl_prog = "vswctl";
+
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("vswctl: ", stderr);
+	fprintf(stderr, "%s: ", ctl_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -28,7 +31,7 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("vswctl: ", stderr);
+	fprintf(stderr, "%s: ", ctl_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -40,7 +43,7 @@ void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (p == NULL) {
-		perror("vswctl: realloc");
+		fprintf(stderr, "%s: out of memory\n", ctl_prog);
 		exit(EXIT_ERR);
 	}
 	return p;
@@ -56,7 +59,7 @@ char *xasprintf(const char *fmt, ...)
 	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
-		perror("vswctl: asprintf");
+		fprintf(stderr, "%s: out of memory\n", ctl_prog);
 		exit(EXIT_ERR);
 	}
 	return s;
@@ -67,7 +70,7 @@ char *xstrdup(const char *s)
 	char *d = strdup(s);
 
 	if (d == NULL) {
-		perror("vswctl: strdup");
+		fprintf(stderr, "%s: out of memory\n", ctl_prog);
 		exit(EXIT_ERR);
 	}
 	return d;

@@ -59,7 +59,8 @@ struct table {
 	size_t nrows, cap;
 };
 
-/* util.c */
+/* util.c; with transport.c the vswctl_transport library vsw-vsctl links */
+extern const char *ctl_prog; /* message prefix: "vswctl" */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xrealloc(void *p, size_t n);
