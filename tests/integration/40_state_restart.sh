@@ -38,6 +38,8 @@ saved port-set c allowed-macs="$C"
 saved port-del b
 saved set burst 16
 saved set fdb-aging-s 120
+saved set bridge br-int
+saved port-set c external-ids="iface-id=abc vm-uuid=1234"
 saved fdb-add "$S1" c
 saved fdb-add "$S2" a vlan=20
 saved fdb-add "$C" a
@@ -48,7 +50,8 @@ for l in "burst = 16" "fdb-aging-s = 120" "[port a]" "mtu = 4000" \
 	"vlan-mode = trunk" "trunks = 10,20-30" "[port c]" "queues = 2" \
 	"mtu = 2000" "max-macs = 100" "allowed-macs = $C" \
 	"allowed-ips = 10.0.0.3 2001:db8::3" "storm-broadcast-pps = 500" \
-	"[fdb]" "$S1 = c" "$S2@20 = a"; do
+	"[fdb]" "$S1 = c" "$S2@20 = a" "bridge = br-int" \
+	"external-ids = iface-id=abc vm-uuid=1234"; do
 	grep -qxF -- "$l" "$T/before.ini" || fail "show-config lacks '$l'"
 done
 grep -q "^\[port b\]\|$S3\|$C =" "$T/before.ini" && fail "show-config shows a deleted port or entry"
