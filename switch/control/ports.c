@@ -143,8 +143,9 @@ int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
 		return rc;
 	}
 	rc = vsw_state_save(sw, err, errlen);
-	if (rc < 0) /* not acknowledged: not added */
-		remove_port(sw, sw->ports[id], NULL, 0);
+	if (rc < 0 && remove_port(sw, sw->ports[id], NULL, 0) < 0)
+		VSW_LOG(ERR, "%s: added, but the state file does not hold it",
+			name); /* not acknowledged: not added, as a rule */
 	return rc;
 }
 
