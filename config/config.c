@@ -984,6 +984,58 @@ static int parse_port(const struct pctx *c, const char *name,
 		ret = check_client_socket(c, e, n, pc);
 	return ret;
 }
+/* ---- [fdb]: static MAC entries, MAC[@VLAN] = PORT ---- */
+
+#define FDB_VLAN_MAX 4095 /* as fdb-add: the FDB key holds 12 bits */
+
+static int parse_fdb_entry(const struct pctx *c, const char *key,
+			   const char *value, struct vsw_fdb_conf *fc)
+{
+	size_t mlen = strcspn(key, "@");
+	unsigned int vlan = 0;
+
+	memset(fc, 0, sizeof(*fc));
+	if (check_printable(c, key, value) < 0)
+		return -EINVAL;
+	if (!parse_mac(key, mlen, fc->mac) ||
+	    (key[mlen] == '@' &&
+	     parse_uint(key + mlen + 1, 0, FDB_VLAN_MAX, &vlan) < 0))
+		return bad_value(c, key, value,
+				 "a key MAC or MAC@VLAN (a unicast MAC "
+				 "aa:bb:cc:dd:ee:ff, VLAN 0..%d)",
+				 FDB_VLAN_MAX);
+	if (!vsw_config_port_name_ok(value))
+		return bad_value(c, key, value,
+				 "a port name of 1..%d " NAME_RULE,
+				 VSW_PORT_NAME_MAX - 1);
+	fc->vlan = (uint16_t)vlan;
+	snprintf(fc->port, sizeof(fc->port), "%s", value);
+	return 0;
+}
+
+static int parse_fdb(const struct pctx *c, const struct rte_cfgfile_entry *e,
+		     int n, struct vsw_config *cfg)
+{
+	for (int i = 0; i < n; i++) {
+		struct vsw_fdb_conf *fc = &cfg->fdb[cfg->n_fdb];
+		int ret;
+
+		if (cfg->n_fdb == VSW_MAX_STATIC_FDB)
+			return bad_value(c, e[i].name, e[i].value,
+					 "at most %d static entries",
+					 VSW_MAX_STATIC_FDB);
+		ret = parse_fdb_entry(c, e[i].name, e[i].value, fc);
+		if (ret < 0)
+			return ret;
+		for (unsigned int j = 0; j < cfg->n_fdb; j++)
+			if (memcmp(cfg->fdb[j].mac, fc->mac, 6) == 0 &&
+			    cfg->fdb[j].vlan == fc->vlan)
+				return bad_value(c, e[i].name, e[i].value,
+						 "each MAC and VLAN once");
+		cfg->n_fdb++;
+	}
+	return 0;
+}
 
 /* ---- file ---- */
 
@@ -1001,9 +1053,11 @@ static int dispatch_section(const struct pctx *c,
 		*seen_switch = true;
 		return parse_switch(c, e, n, &cfg->sw);
 	}
+	if (strcmp(name, "fdb") == 0)
+		return parse_fdb(c, e, n, cfg);
 	if (strncmp(name, "port ", 5) != 0 && strcmp(name, "port") != 0)
 		return bad_section(c, "unknown section",
-				   "[switch] or [port NAME]");
+				   "[switch], [port NAME] or [fdb]");
 	name += name[4] == ' ' ? 5 : 4;
 	if (!vsw_config_port_name_ok(name))
 		return bad_name(c, "[port NAME] with NAME");
@@ -1211,6 +1265,17 @@ static void set_default_paths(struct vsw_config *cfg)
 	}
 }
 
+/* FILE: N ports; expected 1..64 [port NAME] sections */
+static int port_count_err(const struct vsw_config *cfg, char *err,
+			  size_t errlen)
+{
+	struct pctx c = {cfg->source, "switch", err, errlen};
+
+	set_err(&c, "%s: %u ports; expected 1..%d [port NAME] sections",
+		cfg->source, cfg->n_ports, VSW_MAX_PORTS);
+	return -EINVAL;
+}
+
 static int parse_file(const char *path, struct vsw_config *cfg, char *err,
 		      size_t errlen)
 {
@@ -1234,8 +1299,8 @@ static int parse_file(const char *path, struct vsw_config *cfg, char *err,
 	return ret;
 }
 
-int vsw_config_load(const char *path, struct vsw_config *cfg, char *err,
-		    size_t errlen)
+static int config_load(const char *path, struct vsw_config *cfg, char *err,
+		       size_t errlen, bool state)
 {
 	int ret;
 
@@ -1248,6 +1313,8 @@ int vsw_config_load(const char *path, struct vsw_config *cfg, char *err,
 	}
 	snprintf(cfg->source, sizeof(cfg->source), "%s", path);
 	ret = parse_file(path, cfg, err, errlen);
+	if (ret == 0 && cfg->n_ports == 0 && !state)
+		ret = port_count_err(cfg, err, errlen);
 	if (ret == 0) {
 		set_default_paths(cfg);
 		ret = vsw_config_validate(cfg, NULL, NULL, err, errlen);
@@ -1255,6 +1322,18 @@ int vsw_config_load(const char *path, struct vsw_config *cfg, char *err,
 	if (ret < 0)
 		vsw_config_init(cfg);
 	return ret;
+}
+
+int vsw_config_load(const char *path, struct vsw_config *cfg, char *err,
+		    size_t errlen)
+{
+	return config_load(path, cfg, err, errlen, false);
+}
+
+int vsw_config_load_state(const char *path, struct vsw_config *cfg, char *err,
+			  size_t errlen)
+{
+	return config_load(path, cfg, err, errlen, true);
 }
 
 /* ---- validation ---- */
@@ -1319,6 +1398,34 @@ static int validate_port(const struct vsw_config *cfg, unsigned int i,
 	return ret;
 }
 
+/* Every [fdb] entry names a port of the config. */
+static int validate_fdb(const struct vsw_config *cfg, char *err, size_t errlen)
+{
+	struct pctx c = {cfg->source, "fdb", err, errlen};
+
+	for (unsigned int i = 0; i < cfg->n_fdb; i++) {
+		const struct vsw_fdb_conf *fc = &cfg->fdb[i];
+		const uint8_t *m = fc->mac;
+		unsigned int j = 0;
+		char key[32];
+
+		while (j < cfg->n_ports &&
+		       strcmp(cfg->ports[j].name, fc->port) != 0)
+			j++;
+		if (j < cfg->n_ports)
+			continue;
+		snprintf(key, sizeof(key), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 m[0], m[1], m[2], m[3], m[4], m[5]);
+		if (fc->vlan != 0)
+			snprintf(key + 17, sizeof(key) - 17, "@%u", fc->vlan);
+		return bad_value(&c, key, fc->port,
+				 "the name of a port of the config (no [port "
+				 "%s] section)",
+				 fc->port);
+	}
+	return 0;
+}
+
 int vsw_config_validate(const struct vsw_config *cfg,
 			bool (*lcore_ok)(unsigned int lcore, void *arg),
 			void *arg, char *err, size_t errlen)
@@ -1331,17 +1438,14 @@ int vsw_config_validate(const struct vsw_config *cfg,
 	ret = check_path(&c, vsw_key_find(VSW_SECT_SWITCH, "run-dir", 7), rd);
 	if (ret < 0)
 		return ret;
-	if (cfg->n_ports == 0 || cfg->n_ports > VSW_MAX_PORTS) {
-		set_err(&c, "%s: %u ports; expected 1..%d [port NAME] sections",
-			cfg->source, cfg->n_ports, VSW_MAX_PORTS);
-		return -EINVAL;
-	}
+	if (cfg->n_ports > VSW_MAX_PORTS)
+		return port_count_err(cfg, err, errlen);
 	for (i = 0; i < cfg->n_ports; i++) {
 		ret = validate_port(cfg, i, lcore_ok, arg, err, errlen);
 		if (ret < 0)
 			return ret;
 	}
-	return 0;
+	return validate_fdb(cfg, err, errlen);
 }
 
 /* ---- runtime port-add ---- */

@@ -168,6 +168,10 @@ const struct vsw_key vsw_keys[] = {
 	 .type = "port-add keys", .dflt = "", .shown = "empty: port defaults",
 	 .help = "Keys of the ports socket-watch-dir plugs, e.g. "
 		 "queues=2,vlan-mode=access,tag=10."},
+	{"state-file", SW(state_file), .kind = VSW_KIND_PATH,
+	 .max = VSW_PATH_MAX, .shown = "<run-dir>/" VSW_STATE_FILE,
+	 .help = "Where vsw keeps what changed at run time (ports, set, "
+		 "static MACs); restored at start."},
 
 	/* [port NAME] */
 	{"type", PT(type), .kind = VSW_KIND_CHOICE, .choices = port_types,

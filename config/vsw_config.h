@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define VSW_MAX_PORTS 64
 #define VSW_MAX_QUEUES 16
@@ -38,7 +39,9 @@
 #define VSW_STORM_PPS_MAX 100000000 /* storm-*-pps: 100 Mpps at most */
 #define VSW_ETH_RX_DESC 1024	    /* descriptors per ethdev rx / tx queue */
 #define VSW_ETH_TX_DESC 1024
-#define VSW_MBUF_CACHE 256 /* per-lcore cache of the mbuf pool */
+#define VSW_MBUF_CACHE 256	   /* per-lcore cache of the mbuf pool */
+#define VSW_MAX_STATIC_FDB 1024	   /* [fdb] entries (static MACs) */
+#define VSW_STATE_FILE "vsw.state" /* state-file default, in run-dir */
 
 enum vsw_port_type { VSW_PORT_VHOST = 0, VSW_PORT_ETHDEV = 1 };
 enum vsw_vhost_mode { VSW_VHOST_SERVER = 0, VSW_VHOST_CLIENT = 1 };
@@ -92,6 +95,7 @@ struct vsw_switch_conf {
 	char socket_watch_profile[VSW_PATH_MAX];
 	/* the OVS bridge name vsw-vsctl gave the switch ("" = none yet) */
 	char bridge[64];
+	char state_file[VSW_PATH_MAX]; /* "" = <run-dir>/vsw.state */
 };
 
 struct vsw_port_conf {
@@ -141,11 +145,20 @@ struct vsw_port_conf {
 	char external_ids[VSW_EXTERNAL_IDS_MAX + 1];
 };
 
+/* A static FDB entry, [fdb] MAC[@VLAN] = PORT. */
+struct vsw_fdb_conf {
+	uint8_t mac[6];
+	uint16_t vlan; /* 0..4095 */
+	char port[VSW_PORT_NAME_MAX];
+};
+
 struct vsw_config {
 	char source[VSW_PATH_MAX]; /* file name, or "<default>" */
 	struct vsw_switch_conf sw;
 	unsigned int n_ports;
 	struct vsw_port_conf ports[VSW_MAX_PORTS];
+	unsigned int n_fdb;
+	struct vsw_fdb_conf fdb[VSW_MAX_STATIC_FDB];
 };
 
 /*
@@ -172,8 +185,36 @@ int vsw_config_load(const char *path, struct vsw_config *cfg, char *err,
 		    size_t errlen);
 
 /*
- * Check cross-section rules (unique names and socket paths, pinning to
- * lcores that exist: @lcore_ok(lcore, arg) says whether a worker lcore is
+ * Load a state file (vsw_config_write's output): as vsw_config_load, but
+ * with no port at all allowed (every port deleted at run time).
+ */
+int vsw_config_load_state(const char *path, struct vsw_config *cfg, char *err,
+			  size_t errlen);
+
+/*
+ * config/write.c: print @cfg as an INI file that vsw_config_load reads
+ * back to the same struct: [switch] and each [port NAME] with every key
+ * whose value differs from its default (keys without a default: when
+ * set), then [fdb].  Aliases and deprecated names are never written.
+ * 0, or -EINVAL (a value INI cannot carry) / -EIO with @err set.
+ */
+int vsw_config_write(const struct vsw_config *cfg, FILE *f, char *err,
+		     size_t errlen);
+
+/*
+ * The state file over the config file (start-up): the state's values of
+ * the keys `set` changes, its ports (replacing the file's) and its [fdb]
+ * entries; the keys fixed at start-up stay the config file's.
+ */
+void vsw_config_overlay(struct vsw_config *cfg, const struct vsw_config *state);
+
+/* Where the state file is: state-file, or <run-dir>/vsw.state. */
+void vsw_config_state_path(const struct vsw_switch_conf *sw, char *buf,
+			   size_t len);
+
+/*
+ * Check cross-section rules (unique names and socket paths, [fdb] entries
+ * naming ports, pinning to lcores that exist: @lcore_ok(lcore, arg) says whether a worker lcore is
  * usable; NULL skips that check).  Returns 0 or -EINVAL with @err set.
  */
 int vsw_config_validate(const struct vsw_config *cfg,

@@ -42,18 +42,28 @@ struct app_opts {
 	const char *run_dir;
 	bool check;
 	bool help_config, markdown;
+	bool print_config, reset_state;
+	char state_note[VSW_ERR_MAX]; /* logged once running */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: vsw [EAL args] -- [-c FILE] [--check]\n"
+		"usage: vsw [EAL args] -- [-c FILE] [--check] [--reset-state]\n"
 		"  -c, --config FILE  switch config (INI); default: two "
 		"vhost-user ports vm0, vm1\n"
 		"                     in the run directory\n"
 		"  -r, --run-dir DIR  run directory of the embedded default "
 		"(default /run/vsw)\n"
-		"  --check            validate the config and exit\n"
+		"  --check            validate the config (and state file), "
+		"exit\n"
+		"  --print-config     print the config vsw would start with "
+		"(the\n"
+		"                     state file over the config file), exit\n"
+		"  --reset-state      start from the config file: the state "
+		"file\n"
+		"                     (run-time changes) is moved to "
+		"STATE.old\n"
 		"  --help-config [--markdown]\n"
 		"                     every config key: type, range, default, "
 		"run time, help\n"
@@ -73,6 +83,8 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 		{"help", no_argument, NULL, 'h'},
 		{"help-config", no_argument, NULL, 'K'},
 		{"markdown", no_argument, NULL, 'M'},
+		{"print-config", no_argument, NULL, 'P'},
+		{"reset-state", no_argument, NULL, 'R'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -98,6 +110,12 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 			break;
 		case 'M':
 			o->markdown = true;
+			break;
+		case 'P':
+			o->print_config = true;
+			break;
+		case 'R':
+			o->reset_state = true;
 			break;
 		default:
 			fprintf(stderr,
@@ -126,16 +144,20 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 	return 0;
 }
 
-static int load_config(const struct app_opts *o, struct vsw_config *cfg)
+/* The config file (or the embedded default), the state file over it. */
+static int load_config(struct app_opts *o, struct vsw_config *cfg)
 {
 	char err[VSW_ERR_MAX];
-	int rc;
+	int rc = 0;
 
-	if (o->config == NULL) {
+	if (o->config == NULL)
 		vsw_config_default(cfg, o->run_dir);
-		return 0;
-	}
-	rc = vsw_config_load(o->config, cfg, err, sizeof(err));
+	else
+		rc = vsw_config_load(o->config, cfg, err, sizeof(err));
+	if (rc == 0)
+		rc = vsw_state_startup(
+			cfg, o->reset_state, o->check || o->print_config,
+			o->state_note, sizeof(o->state_note), err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "vsw: %s\n", err);
 	return rc;
@@ -279,7 +301,7 @@ static void teardown(struct vsw_switch *sw)
 	rmdir(sw->cfg.sw.run_dir); /* only if we left it empty */
 }
 
-static int run(struct vsw_switch *sw)
+static int run(struct vsw_switch *sw, const char *state_note)
 {
 	unsigned int workers = rte_lcore_count() - 1;
 	char err[VSW_ERR_MAX];
@@ -295,8 +317,16 @@ static int run(struct vsw_switch *sw)
 	rc = setup_core(sw);
 	if (rc == 0)
 		rc = setup_workers(sw);
-	if (rc == 0)
-		rc = setup_ports(sw);
+	if (rc == 0 && (rc = setup_ports(sw)) < 0 &&
+	    strncmp(state_note, "state restored", 14) == 0)
+		fprintf(stderr,
+			"vsw: the ports came from the state file (%s); "
+			"--reset-state starts from the config file alone\n",
+			state_note);
+	if (rc == 0 && (rc = vsw_state_init(sw, err, sizeof(err))) < 0)
+		fprintf(stderr, "vsw: %s\n", err);
+	if (rc == 0 && state_note[0] != '\0')
+		VSW_LOG(INFO, "%s", state_note);
 	if (rc == 0 &&
 	    (vsw_tel_register_show() < 0 || vsw_tel_register_stats() < 0 ||
 	     vsw_tel_register_cmds() < 0)) {
@@ -331,7 +361,8 @@ int main(int argc, char **argv)
 			sep = i;
 			break;
 		}
-	if (argc > 1 && strcmp(argv[1], "--help-config") == 0)
+	if (argc > 1 && (strcmp(argv[1], "--help-config") == 0 ||
+			 strcmp(argv[1], "--print-config") == 0))
 		sep = 0; /* vsw --help-config: no EAL arguments */
 	rc = parse_app_args(argc - sep, argv + sep, &o);
 	if (rc != 0)
@@ -339,9 +370,15 @@ int main(int argc, char **argv)
 	if (load_config(&o, &vsw.cfg) < 0)
 		return 1;
 	if (o.check) {
-		printf("%s: ok, %u port(s)\n", vsw.cfg.source, vsw.cfg.n_ports);
+		printf("%s: ok, %u port(s)%s%s\n", vsw.cfg.source,
+		       vsw.cfg.n_ports, o.state_note[0] ? "; " : "",
+		       o.state_note);
 		return 0;
 	}
+	if (o.print_config)
+		return vsw_config_write(&vsw.cfg, stdout, err, sizeof(err)) < 0
+			       ? (fprintf(stderr, "vsw: %s\n", err), 1)
+			       : 0;
 	n = vsw_eal_args(&vsw.cfg, sep, argv, eal_argv, vsw.file_prefix,
 			 sizeof(vsw.file_prefix));
 	if (n < 0)
@@ -363,7 +400,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		fprintf(stderr, "vsw: %s\n", err);
 	else
-		rc = run(&vsw);
+		rc = run(&vsw, o.state_note);
 	if (rc < 0)
 		vsw_notify("STATUS=failed: %s\nERRNO=%d", strerror(-rc), -rc);
 	vsw_dp_free(&vsw);

@@ -279,6 +279,7 @@ const struct vsw_args_cmd vsw_args_cmds[] = {
 	{"/vsw/fdb/add", vsw_args_fdb_add, "MAC,PORT[,VLAN]"},
 	{"/vsw/fdb/del", vsw_args_fdb_del, "MAC[,VLAN]"},
 	{"/vsw/stats/clear", vsw_args_none, ""},
+	{"/vsw/config", vsw_args_page, "[OFFSET[,COUNT]]"},
 };
 /* clang-format on */
 const unsigned int vsw_args_n_cmds =

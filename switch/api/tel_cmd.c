@@ -7,7 +7,9 @@
  * datapath table: nothing here writes worker state.  A bad argument gets
  * {"error": "..."} naming what was wrong and what was expected; success
  * gets {"ok": 1, ...}.  Telemetry runs each client on its own thread, so
- * two clients' commands serialize on ctl_lock.
+ * two clients' commands serialize on ctl_lock.  Port add/del/set, set and
+ * the static FDB entries are in the state file (control/state.c) when
+ * they reply ok; when it cannot be written they fail and change nothing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -155,38 +157,28 @@ static int cmd_fdb_flush(const char *cmd, const char *params,
 	return 0;
 }
 
-/* /vsw/fdb/add,MAC,PORT[,VLAN] */
+/* /vsw/fdb/add,MAC,PORT[,VLAN]: a static entry (kept in the state) */
+static int op_fdb_add(const struct vsw_args *a, char *err, size_t len)
+{
+	return vsw_ctl_fdb_add(&vsw, a->fdb_key, a->name, err, len);
+}
+
 static int cmd_fdb_add(const char *cmd, const char *params,
 		       struct rte_tel_data *d)
 {
-	struct vsw_port *p;
-	struct vsw_args a;
-	int rc;
-
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
-		return 0;
-	p = vsw_ctl_port_by_name(&vsw, a.name);
-	rc = p == NULL
-		     ? -ENOENT
-		     : vsw_fdb_add_static(vsw.fdb, a.fdb_key, p->id, vsw.now_s);
-	vsw_ctl_end();
-	if (rc == -ENOENT)
-		return vsw_ctl_reply_error(d, "unknown port '%s'", a.name);
-	return reply_rc(d, rc, "the FDB is full");
+	return mutate(cmd, params, d, op_fdb_add);
 }
 
 /* /vsw/fdb/del,MAC[,VLAN] */
+static int op_fdb_del(const struct vsw_args *a, char *err, size_t len)
+{
+	return vsw_ctl_fdb_del(&vsw, a->fdb_key, err, len);
+}
+
 static int cmd_fdb_del(const char *cmd, const char *params,
 		       struct rte_tel_data *d)
 {
-	struct vsw_args a;
-	int rc;
-
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
-		return 0;
-	rc = vsw_fdb_del(vsw.fdb, a.fdb_key);
-	vsw_ctl_end();
-	return reply_rc(d, rc, "no such FDB entry");
+	return mutate(cmd, params, d, op_fdb_del);
 }
 
 static int cmd_stats_clear(const char *cmd, const char *params,

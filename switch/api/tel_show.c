@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Read-only telemetry commands about the switch and its ports: /vsw/info,
- * /vsw/ports, /vsw/port (tel_stats.c: FDB, workers, queues).
+ * /vsw/ports, /vsw/port, /vsw/config (tel_stats.c: FDB, workers, queues).
  *
  * Callbacks run on the telemetry library's threads, one per client
  * connection, possibly concurrently.  They never write worker state: they
@@ -331,6 +331,89 @@ static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/*
+ * /vsw/config[,OFFSET[,COUNT]]: the effective config (show-config) as INI
+ * text from byte OFFSET, in "text" pieces of at most CONFIG_PIECE bytes
+ * (telemetry strings hold 127), each ending at a newline when one is
+ * near; a page stays under CONFIG_PAGE bytes of JSON.  "generation"
+ * changes with every saved change: a client reading several pages
+ * starts again when it does.
+ */
+#define CONFIG_PIECE 120
+#define CONFIG_PAGE 12000
+
+static size_t piece_len(const char *s, size_t left, size_t *json)
+{
+	size_t n = 0;
+
+	*json = 3; /* quotes, comma */
+	while (n < left && n < CONFIG_PIECE) {
+		*json += strchr("\"\\\n", s[n]) != NULL ? 2 : 1;
+		if (s[n++] == '\n')
+			break;
+	}
+	return n;
+}
+
+static void add_config_text(struct rte_tel_data *d, const char *text,
+			    size_t len, unsigned long off, unsigned long max)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+	char piece[CONFIG_PIECE + 1];
+	size_t used = 0, json, n;
+	unsigned long count = 0;
+
+	if (a == NULL)
+		return;
+	rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+	while (off < len && count < max) {
+		n = piece_len(text + off, len - off, &json);
+		if (used + json > CONFIG_PAGE)
+			break;
+		memcpy(piece, text + off, n);
+		piece[n] = '\0';
+		rte_tel_data_add_array_string(a, piece);
+		used += json;
+		off += n;
+		count++;
+	}
+	rte_tel_data_add_dict_container(d, "text", a, 0);
+	rte_tel_data_add_dict_u64(d, "next_offset", off < len ? off : 0);
+}
+
+static int cmd_config(const char *cmd, const char *params,
+		      struct rte_tel_data *d)
+{
+	char err[VSW_ERR_MAX];
+	struct vsw_args a;
+	uint64_t gen;
+	size_t len = 0;
+	char *text;
+
+	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+		return 0;
+	text = vsw_state_text(&vsw, &len, err, sizeof(err));
+	gen = vsw_state_generation();
+	vsw_ctl_end();
+	if (text == NULL)
+		return vsw_ctl_reply_error(d, "%s", err);
+	if (a.n[0] > len) {
+		free(text);
+		return vsw_ctl_reply_error(d,
+					   "/vsw/config: OFFSET beyond the "
+					   "end%s",
+					   NULL);
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "generation", gen);
+	rte_tel_data_add_dict_u64(d, "total", len);
+	rte_tel_data_add_dict_u64(d, "offset", a.n[0]);
+	add_config_text(d, text, len, a.n[0],
+			a.n[1] ? a.n[1] : RTE_TEL_MAX_ARRAY_ENTRIES);
+	free(text);
+	return 0;
+}
+
 int vsw_tel_register_show(void)
 {
 	static const struct vsw_tel_cmd cmds[] = {
@@ -340,6 +423,9 @@ int vsw_tel_register_show(void)
 		 "[OFFSET[,COUNT]]"},
 		{"/vsw/port", cmd_port,
 		 "[read-only] One port, every counter. Parameter: NAME"},
+		{"/vsw/config", cmd_config,
+		 "[read-only] The running config as INI text, in pieces. "
+		 "Parameters: [OFFSET[,COUNT]]"},
 	};
 
 	return vsw_tel_register(cmds, RTE_DIM(cmds));

@@ -12,6 +12,7 @@
 #ifndef VSW_CONTROL_H
 #define VSW_CONTROL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,33 @@ struct vsw_port *vsw_ctl_port_by_name(const struct vsw_switch *sw,
 void vsw_ctl_poll_kicks(struct vsw_switch *sw);
 /* What the port layer gets from the switch (mempool, hooks, settings). */
 void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env);
+
+/* state.c: the state file (docs/configuration.md), ctl_lock held. */
+struct vsw_config;
+/* The effective config: settings, ports as they run, static MACs. */
+void vsw_state_collect(const struct vsw_switch *sw, struct vsw_config *cfg);
+/* It as INI text (malloc'd, *len bytes), or NULL with @err set. */
+char *vsw_state_text(const struct vsw_switch *sw, size_t *len, char *err,
+		     size_t errlen);
+/* Write the state file (temporary file, fsync, rename, fsync dir). */
+int vsw_state_save(struct vsw_switch *sw, char *err, size_t errlen);
+/* Bumped by every save: a reader of several pages sees a change. */
+uint64_t vsw_state_generation(void);
+/* Static FDB entries, saved; on a failed save the FDB is as before. */
+int vsw_ctl_fdb_add(struct vsw_switch *sw, uint64_t key, const char *port,
+		    char *err, size_t errlen);
+int vsw_ctl_fdb_del(struct vsw_switch *sw, uint64_t key, char *err,
+		    size_t errlen);
+/*
+ * Before EAL: lay the state file over @cfg (the config file), or with
+ * @reset move it to STATE.old; @offline (--check, --print-config) reads
+ * only.  @note: the line to log once running ("" when none).  0, or
+ * -errno with the state file's error and what to do in @err.
+ */
+int vsw_state_startup(struct vsw_config *cfg, bool reset, bool offline,
+		      char *note, size_t notelen, char *err, size_t errlen);
+/* Once the ports exist: the config's [fdb] entries into the FDB. */
+int vsw_state_init(struct vsw_switch *sw, char *err, size_t errlen);
 
 /* rebalance.c */
 int vsw_ctl_rxq_move(struct vsw_switch *sw, const char *port, unsigned int q,

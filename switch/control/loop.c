@@ -22,15 +22,15 @@ void vsw_ctl_fdb_refresh(struct vsw_switch *sw)
 	vsw_fdb_set_refresh(sw->fdb, sw->cfg.sw.fdb_aging_s / 60);
 }
 
-int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
-		char *err, size_t errlen)
+/* The switch settings @conf in force: a table, FDB refresh, kicks. */
+static int apply_switch(struct vsw_switch *sw,
+			const struct vsw_switch_conf *conf, char *err,
+			size_t errlen)
 {
 	struct vsw_switch_conf old = sw->cfg.sw;
 	int rc;
 
-	rc = vsw_config_set_switch_key(&sw->cfg.sw, key, value, err, errlen);
-	if (rc < 0)
-		return rc;
+	sw->cfg.sw = *conf;
 	rc = vsw_dp_build(sw, err, errlen);
 	if (rc < 0) {
 		sw->cfg.sw = old;
@@ -46,6 +46,21 @@ int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
 					p, sw->cfg.sw.kick_suppression);
 		}
 	return 0;
+}
+
+/* `set`: saved in the state file before it returns 0, else undone. */
+int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
+		char *err, size_t errlen)
+{
+	struct vsw_switch_conf old = sw->cfg.sw, conf = old;
+	int rc;
+
+	rc = vsw_config_set_switch_key(&conf, key, value, err, errlen);
+	if (rc == 0)
+		rc = apply_switch(sw, &conf, err, errlen);
+	if (rc == 0 && (rc = vsw_state_save(sw, err, errlen)) < 0)
+		apply_switch(sw, &old, NULL, 0);
+	return rc;
 }
 
 void vsw_wake_control(void)

@@ -3,7 +3,9 @@
  * Ports from control's side: add, delete, change settings, and the upkeep
  * the control loop runs on each (link, kick setting, how many rx queues a
  * guest uses now).  ctl_lock held; the switch changes only through
- * control state and a new datapath table (control.h).
+ * control state and a new datapath table (control.h).  Add, delete and
+ * set write the state file before they return 0 (state.c); when it
+ * cannot be written the change is undone and the error returned.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -92,6 +94,9 @@ void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env)
 	env->wake = vsw_wake_control;
 }
 
+static int remove_port(struct vsw_switch *sw, struct vsw_port *p, char *err,
+		       size_t errlen);
+
 int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
 		     const char *kvlist, char *err, size_t errlen)
 {
@@ -135,10 +140,39 @@ int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
 	if (rc < 0) {
 		vsw_port_destroy(sw->ports[id]);
 		sw->ports[id] = NULL;
+		return rc;
 	}
+	rc = vsw_state_save(sw, err, errlen);
+	if (rc < 0 && remove_port(sw, sw->ports[id], NULL, 0) < 0)
+		VSW_LOG(ERR, "%s: added, but the state file does not hold it",
+			name); /* not acknowledged: not added, as a rule */
 	return rc;
 }
 
+/*
+ * Take @p out: a table without it (after which no worker polls, floods
+ * to or buffers for it), its FDB entries, then the kind's destroy.  On
+ * failure nothing changed.
+ */
+static int remove_port(struct vsw_switch *sw, struct vsw_port *p, char *err,
+		       size_t errlen)
+{
+	int rc;
+
+	sw->ports[p->id] = NULL;
+	rc = vsw_dp_build(sw, err, errlen);
+	if (rc < 0) {
+		sw->ports[p->id] = p;
+		return rc;
+	}
+	memset(sw->rxq_owner[p->id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
+	vsw_fdb_flush(sw->fdb, p->id, true);
+	vsw_port_destroy(p);
+	return 0;
+}
+
+/* The state is written first: a port once gone cannot come back as it
+ * was (its guest connection), so a failed save must leave it in place. */
 int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
 		     size_t errlen)
 {
@@ -149,17 +183,15 @@ int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
 		snprintf(err, errlen, "unknown port '%s'", name);
 		return -ENOENT;
 	}
-	sw->ports[p->id] = NULL;
-	/* After this, no worker polls, floods to or buffers for the port. */
-	rc = vsw_dp_build(sw, err, errlen);
-	if (rc < 0) {
-		sw->ports[p->id] = p;
+	sw->ports[p->id] = NULL; /* what the state holds without it */
+	rc = vsw_state_save(sw, err, errlen);
+	sw->ports[p->id] = p;
+	if (rc < 0)
 		return rc;
-	}
-	memset(sw->rxq_owner[p->id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
-	vsw_fdb_flush(sw->fdb, p->id, true);
-	vsw_port_destroy(p);
-	return 0;
+	rc = remove_port(sw, p, err, errlen);
+	if (rc < 0 && vsw_state_save(sw, NULL, 0) < 0)
+		VSW_LOG(ERR, "%s: kept, but the state file says deleted", name);
+	return rc;
 }
 
 static bool vlans_changed(const struct vsw_port_conf *a,
@@ -179,6 +211,31 @@ static bool vlans_changed(const struct vsw_port_conf *a,
  * not in the frame's VLAN).  Other ports' traffic goes on: only the table
  * changes.
  */
+static int apply_conf(struct vsw_switch *sw, struct vsw_port *p,
+		      const struct vsw_port_conf *pc, char *err, size_t errlen)
+{
+	struct vsw_port_conf old = p->conf;
+	bool mtu = pc->mtu != old.mtu && p->ops->set_mtu != NULL;
+	int rc = mtu ? p->ops->set_mtu(p, pc->mtu, err, errlen) : 0;
+
+	if (rc < 0)
+		return rc;
+	p->conf = *pc;
+	rc = vsw_dp_build(sw, err, errlen);
+	if (rc < 0) {
+		p->conf = old;
+		if (mtu)
+			p->ops->set_mtu(p, old.mtu, NULL, 0);
+		return rc;
+	}
+	vsw_fdb_set_port_limit(sw->fdb, p->id, pc->max_macs);
+	if (pc->n_allowed != old.n_allowed ||
+	    memcmp(pc->allowed, old.allowed, sizeof(pc->allowed)) != 0 ||
+	    vlans_changed(pc, &old))
+		vsw_fdb_flush(sw->fdb, p->id, false);
+	return 0;
+}
+
 int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
 		     const char *kvlist, char *err, size_t errlen)
 {
@@ -192,23 +249,15 @@ int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
 	}
 	old = pc = p->conf;
 	rc = vsw_config_port_set_kv(&pc, kvlist, err, errlen);
-	if (rc == 0 && pc.mtu != old.mtu && p->ops->set_mtu != NULL)
-		rc = p->ops->set_mtu(p, pc.mtu, err, errlen);
+	if (rc == 0)
+		rc = apply_conf(sw, p, &pc, err, errlen);
 	if (rc < 0)
 		return rc;
-	p->conf = pc;
-	rc = vsw_dp_build(sw, err, errlen);
-	if (rc < 0) {
-		p->conf = old;
-		if (pc.mtu != old.mtu && p->ops->set_mtu != NULL)
-			p->ops->set_mtu(p, old.mtu, NULL, 0);
+	rc = vsw_state_save(sw, err, errlen);
+	if (rc < 0) { /* not acknowledged: back as it was */
+		apply_conf(sw, p, &old, NULL, 0);
 		return rc;
 	}
-	vsw_fdb_set_port_limit(sw->fdb, p->id, pc.max_macs);
-	if (pc.n_allowed != old.n_allowed ||
-	    memcmp(pc.allowed, old.allowed, sizeof(pc.allowed)) != 0 ||
-	    vlans_changed(&pc, &old))
-		vsw_fdb_flush(sw->fdb, p->id, false);
 	VSW_LOG(INFO, "%s: set %s", p->name, kvlist);
 	return 0;
 }

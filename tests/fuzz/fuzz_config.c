@@ -15,7 +15,9 @@
  *    lcores 1..3) and each string value in it (run-dir, path, devargs) is
  *    a whole value of the file, not a cut one;
  *  - the run-time forms agree with the file: a loaded port's list yields
- *    the same port, its [switch] entries the same settings.
+ *    the same port, its [switch] entries the same settings;
+ *  - what vsw_config_write prints of a loaded config (the state file,
+ *    show-config) loads back to the same struct.
  */
 #define _GNU_SOURCE /* memfd_create */
 #include <ctype.h>
@@ -35,10 +37,10 @@
 #define KNOWN_QUOTES "config-quotes-control-chars"
 #define KNOWN_CUTS "config-cuts-long-values"
 
-static int memfd = -1;
-static char path[64];
+static int memfd = -1, memfd2 = -1;
+static char path[64], path2[64];
 static char err[VSW_ERR_MAX];
-static struct vsw_config cfg, fresh;
+static struct vsw_config cfg, fresh, again;
 
 static void quiet(const char *msg, void *arg)
 {
@@ -53,6 +55,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	memfd = memfd_create("vsw-fuzz-config", 0);
 	FUZZ_CHECK(memfd >= 0);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
+	memfd2 = memfd_create("vsw-fuzz-config-written", 0);
+	FUZZ_CHECK(memfd2 >= 0);
+	snprintf(path2, sizeof(path2), "/proc/self/fd/%d", memfd2);
 	vsw_config_init(&fresh);
 	vsw_config_on_warning(quiet, NULL);	/* deprecated names: no noise */
 	rte_log_set_global_level(RTE_LOG_CRIT); /* rte_cfgfile's complaints */
@@ -143,6 +148,21 @@ static void check_loaded(const uint8_t *data, size_t size)
 		else if (strcmp(pc->path, dflt) != 0)
 			check_whole(data, size, pc->path);
 	}
+}
+
+/* The config as vsw_config_write prints it loads back the same. */
+static void check_written(void)
+{
+	FILE *f;
+
+	FUZZ_CHECK(ftruncate(memfd2, 0) == 0);
+	f = fopen(path2, "w");
+	FUZZ_CHECK(f != NULL);
+	FUZZ_CHECK(vsw_config_write(&cfg, f, err, sizeof(err)) == 0);
+	FUZZ_CHECK(fclose(f) == 0);
+	FUZZ_CHECK(vsw_config_load(path2, &again, err, sizeof(err)) == 0);
+	memcpy(again.source, cfg.source, sizeof(again.source));
+	FUZZ_CHECK(memcmp(&again, &cfg, sizeof(cfg)) == 0);
 }
 
 /* The [switch] entries as `set` commands give the file's settings. */
@@ -282,6 +302,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(rc <= 0);
 	if (rc == 0) {
 		check_loaded(data, size);
+		check_written();
 	} else {
 		check_err();
 		FUZZ_CHECK(strncmp(err, path, strlen(path)) == 0);

@@ -99,6 +99,7 @@ ctl ports >/dev/null || fail "read commands refused in read-only mode"
 stop_vsw
 
 note "L7: a pool too small for the config"
+rm -f "$RUN/vsw.state" # small.conf alone, not the state the changes above left
 cat >"$T/small.conf" <<EOC
 [switch]
 run-dir = $RUN

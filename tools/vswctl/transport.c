@@ -299,6 +299,18 @@ static void pages_add_items(struct pages *pg, json_t *data)
 	}
 }
 
+int page_next(const char *cmd, uint64_t next, uint64_t *off)
+{
+	if (next == 0)
+		return 0;
+	if (next <= *off)
+		return error("bad reply to '%s': next_offset %" PRIu64
+			     " does not advance",
+			     cmd, next);
+	*off = next;
+	return -1;
+}
+
 /*
  * Fetch base,OFFSET for every page until next_offset is 0. No COUNT:
  * vsw's own page size (docs/telemetry.md), so vswctl keeps no copy.
@@ -322,13 +334,8 @@ int pages_fetch(struct ctl *ctl, const char *base, struct pages *pg)
 		    val_u64(json_object_get(data, "next_offset"), &next) < 0)
 			return error("bad reply to '%s': no next_offset", cmd);
 		pages_add_items(pg, data);
-		if (next == 0)
-			return 0;
-		if (next <= off)
-			return error("bad reply to '%s': next_offset %" PRIu64
-				     " does not advance",
-				     cmd, next);
-		off = next;
+		if ((rc = page_next(cmd, next, &off)) >= 0)
+			return rc;
 	}
 	return error("%s: more than %d pages", base, MAX_PAGES);
 }

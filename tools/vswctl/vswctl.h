@@ -82,6 +82,9 @@ int ctl_query(struct ctl *ctl, const char *cmd, json_t **reply, json_t **data);
 json_t *reply_data(json_t *reply);
 int reply_error(const char *cmd, json_t *data);
 int pages_fetch(struct ctl *ctl, const char *base, struct pages *pg);
+/* After a page of cmd: 0 when next (its next_offset) is 0, -1 to fetch
+ * the next from *off = next, or an exit code when it does not advance. */
+int page_next(const char *cmd, uint64_t next, uint64_t *off);
 void pages_free(struct pages *pg);
 /* A non-negative integer; 0, or -1 if v is not one. */
 int val_u64(const json_t *v, uint64_t *out);
@@ -130,6 +133,8 @@ int verb_stats_clear(struct ctl *ctl, int argc, char **argv);
 int verb_watch(struct ctl *ctl, int argc, char **argv);
 /* The watch loop after its options: count blocks (0: no end). */
 int watch_run(struct ctl *ctl, double interval, long count);
+/* verbs_config.c */
+int verb_show_config(struct ctl *ctl, int argc, char **argv);
 /* verbs_metrics.c */
 int verb_metrics(struct ctl *ctl, int argc, char **argv);
 

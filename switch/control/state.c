@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The state file: what changed at run time survives a restart.
+ *
+ * The effective config -- [switch] as `set` left it, the ports as they
+ * run (sw->ports[i]->conf, which port-add, port-del and port-set keep),
+ * the static FDB entries -- is written by config/write.c to
+ * <state>.tmp in the state file's directory, fsync'd, renamed over the
+ * state file, and the directory fsync'd: a crash leaves the old file or
+ * the new one, never a mix (rename is atomic), at worst a stray .tmp,
+ * which the next start removes.  Every mutation saves before it is
+ * acknowledged, from the control operations themselves (ports.c, loop.c
+ * `set`, the static FDB entries here), so whatever path changes a port
+ * (telemetry, a socket-directory watcher) persists it.  A save that
+ * fails undoes the change and the command fails: what was acknowledged
+ * is on disk, what failed is not in effect (port-del writes first, since
+ * a deleted port cannot be brought back as it was).
+ *
+ * At start-up (before EAL) the state file is laid over the config file
+ * (config/write.c vsw_config_overlay); after the ports exist its static
+ * entries enter the FDB.  ctl_lock held for everything after start-up.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "vsw.h"
+
+#define STATE_HEADER                                                           \
+	"; vsw state: the config as changed at run time, written by vsw "      \
+	"before it\n; acknowledges each change and read over the config "      \
+	"file at start\n; (docs/configuration.md).  Edit only while vsw is "   \
+	"stopped.\n"
+
+static uint64_t generation;	   /* ctl_lock: bumped by each save */
+static unsigned int test_delay_us; /* VSW_TEST_STATE_DELAY_US */
+
+uint64_t vsw_state_generation(void)
+{
+	return generation;
+}
+
+/* ---- the effective config ---- */
+
+struct statics {
+	const struct vsw_switch *sw;
+	struct vsw_config *cfg;
+	unsigned int n; /* static entries seen, also past the array */
+};
+
+static void add_static(uint64_t key, uint64_t val, void *arg)
+{
+	struct statics *s = arg;
+	uint16_t port = vsw_fdb_val_port(val);
+	struct vsw_fdb_conf *fc;
+
+	if (!(val & VSW_FDB_VAL_STATIC) || port >= VSW_MAX_PORTS ||
+	    s->sw->ports[port] == NULL)
+		return; /* a port being deleted: its entries go with it */
+	if (s->n++ >= VSW_MAX_STATIC_FDB)
+		return;
+	fc = &s->cfg->fdb[s->cfg->n_fdb++];
+	vsw_fdb_key_mac(key, fc->mac);
+	fc->vlan = vsw_fdb_key_vlan(key);
+	snprintf(fc->port, sizeof(fc->port), "%s", s->sw->ports[port]->name);
+}
+
+/* Sorted by MAC, then VLAN: the same text for the same entries. */
+static int fdb_cmp(const void *a, const void *b)
+{
+	const struct vsw_fdb_conf *x = a, *y = b;
+	int c = memcmp(x->mac, y->mac, sizeof(x->mac));
+
+	return c != 0 ? c : (int)x->vlan - (int)y->vlan;
+}
+
+/* Static entries of ports that exist (count, also beyond @cfg's room). */
+static unsigned int collect_statics(const struct vsw_switch *sw,
+				    struct vsw_config *cfg)
+{
+	struct statics s = {sw, cfg, 0};
+
+	cfg->n_fdb = 0;
+	vsw_fdb_walk(sw->fdb, 0, UINT_MAX, add_static, &s);
+	qsort(cfg->fdb, cfg->n_fdb, sizeof(cfg->fdb[0]), fdb_cmp);
+	return s.n;
+}
+
+void vsw_state_collect(const struct vsw_switch *sw, struct vsw_config *cfg)
+{
+	vsw_config_init(cfg);
+	snprintf(cfg->source, sizeof(cfg->source), "%s", sw->cfg.source);
+	cfg->sw = sw->cfg.sw;
+	for (int i = 0; i < VSW_MAX_PORTS; i++)
+		if (sw->ports[i] != NULL)
+			cfg->ports[cfg->n_ports++] = sw->ports[i]->conf;
+	collect_statics(sw, cfg);
+}
+
+char *vsw_state_text(const struct vsw_switch *sw, size_t *len, char *err,
+		     size_t errlen)
+{
+	struct vsw_config *cfg = malloc(sizeof(*cfg));
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	int rc = -ENOMEM;
+
+	if (cfg != NULL && f != NULL) {
+		vsw_state_collect(sw, cfg);
+		rc = vsw_config_write(cfg, f, err, errlen);
+	}
+	if (f != NULL && fclose(f) != 0 && rc == 0)
+		rc = -ENOMEM;
+	free(cfg);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	if (rc < 0) {
+		free(buf);
+		return NULL;
+	}
+	*len = size;
+	return buf;
+}
+
+/* ---- writing it ---- */
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * @text into @tmp, flushed to disk.  The test hook sleeps halfway and
+ * before the end, so that a kill lands inside a save (41_state_crash).
+ */
+static int write_tmp(const char *tmp, const char *text, size_t len)
+{
+	int fd =
+		open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		     0644);
+	int rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = write_all(fd, STATE_HEADER, strlen(STATE_HEADER));
+	if (rc == 0)
+		rc = write_all(fd, text, len / 2);
+	if (rc == 0 && test_delay_us)
+		usleep(test_delay_us);
+	if (rc == 0)
+		rc = write_all(fd, text + len / 2, len - len / 2);
+	if (rc == 0 && fsync(fd) < 0)
+		rc = -errno;
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && test_delay_us)
+		usleep(test_delay_us);
+	return rc;
+}
+
+/* The rename reaches the disk: fsync the directory holding @path. */
+static int sync_dir(const char *path)
+{
+	char dir[VSW_PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd, rc = 0;
+
+	snprintf(dir, sizeof(dir), "%.*s",
+		 slash > path ? (int)(slash - path) : 1, path);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+int vsw_state_save(struct vsw_switch *sw, char *err, size_t errlen)
+{
+	char path[VSW_PATH_MAX], tmp[VSW_PATH_MAX + 8], why[VSW_ERR_MAX];
+	size_t len = 0;
+	char *text = vsw_state_text(sw, &len, why, sizeof(why));
+	bool made = text != NULL;
+	int rc = made ? 0 : -EINVAL;
+
+	vsw_config_state_path(&sw->cfg.sw, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (rc == 0)
+		rc = write_tmp(tmp, text, len);
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc == 0)
+		rc = sync_dir(path);
+	free(text);
+	if (rc == 0) {
+		generation++;
+		return 0;
+	}
+	if (made) {
+		unlink(tmp);
+		snprintf(why, sizeof(why), "%s", strerror(-rc));
+	}
+	VSW_LOG(ERR, "cannot write the state file %s: %s", path, why);
+	if (err != NULL)
+		snprintf(err, errlen,
+			 "not done: cannot write the state file %s: %s", path,
+			 why);
+	return rc;
+}
+
+/* ---- static FDB entries ---- */
+
+static unsigned int count_statics(const struct vsw_switch *sw)
+{
+	static struct vsw_config scratch; /* ctl_lock */
+
+	return collect_statics(sw, &scratch);
+}
+
+int vsw_ctl_fdb_add(struct vsw_switch *sw, uint64_t key, const char *port,
+		    char *err, size_t errlen)
+{
+	struct vsw_port *p = vsw_ctl_port_by_name(sw, port);
+	uint64_t old = 0;
+	bool had;
+	int rc;
+
+	if (p == NULL) {
+		snprintf(err, errlen, "unknown port '%s'", port);
+		return -ENOENT;
+	}
+	had = vsw_fdb_lookup(sw->fdb, key, &old) && (old & VSW_FDB_VAL_STATIC);
+	if (!had && count_statics(sw) >= VSW_MAX_STATIC_FDB) {
+		snprintf(err, errlen, "at most %d static entries",
+			 VSW_MAX_STATIC_FDB);
+		return -ENOSPC;
+	}
+	if (vsw_fdb_add_static(sw->fdb, key, p->id, sw->now_s) < 0) {
+		snprintf(err, errlen, "the FDB is full");
+		return -ENOSPC;
+	}
+	rc = vsw_state_save(sw, err, errlen);
+	if (rc < 0 && had) /* put back the entry it replaced */
+		vsw_fdb_add_static(sw->fdb, key, vsw_fdb_val_port(old),
+				   sw->now_s);
+	else if (rc < 0)
+		vsw_fdb_del(sw->fdb, key);
+	return rc;
+}
+
+int vsw_ctl_fdb_del(struct vsw_switch *sw, uint64_t key, char *err,
+		    size_t errlen)
+{
+	uint64_t old = 0;
+	int rc;
+
+	if (!vsw_fdb_lookup(sw->fdb, key, &old) ||
+	    vsw_fdb_del(sw->fdb, key) < 0) {
+		snprintf(err, errlen, "no such FDB entry");
+		return -ENOENT;
+	}
+	if (!(old & VSW_FDB_VAL_STATIC))
+		return 0; /* a learned entry: not state */
+	rc = vsw_state_save(sw, err, errlen);
+	if (rc < 0)
+		vsw_fdb_add_static(sw->fdb, key, vsw_fdb_val_port(old),
+				   sw->now_s);
+	return rc;
+}
+
+/* ---- start-up ---- */
+
+/* The directory of the state file exists (one level is made, 0755). */
+static void make_dir(const struct vsw_switch *sw)
+{
+	char path[VSW_PATH_MAX];
+	char *slash;
+
+	vsw_config_state_path(&sw->cfg.sw, path, sizeof(path));
+	slash = strrchr(path, '/');
+	if (slash == NULL || slash == path)
+		return;
+	*slash = '\0';
+	if (mkdir(path, 0755) == 0)
+		VSW_LOG(INFO, "made %s for the state file", path);
+}
+
+int vsw_state_init(struct vsw_switch *sw, char *err, size_t errlen)
+{
+	const char *hook = getenv("VSW_TEST_STATE_DELAY_US");
+
+	if (hook != NULL) {
+		test_delay_us = (unsigned int)atoi(hook);
+		VSW_LOG(WARNING, "test hook: each state save sleeps 2 x %u us",
+			test_delay_us);
+	}
+	make_dir(sw);
+	for (unsigned int i = 0; i < sw->cfg.n_fdb; i++) {
+		const struct vsw_fdb_conf *fc = &sw->cfg.fdb[i];
+		struct vsw_port *p = vsw_ctl_port_by_name(sw, fc->port);
+
+		if (p == NULL ||
+		    vsw_fdb_add_static(sw->fdb, vsw_fdb_key(fc->mac, fc->vlan),
+				       p->id, sw->now_s) < 0) {
+			snprintf(err, errlen,
+				 "%s: [fdb] static entry for port %s: %s",
+				 sw->cfg.source, fc->port,
+				 p == NULL ? "no such port"
+					   : "the FDB is full");
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
+/* The state file's errors name it; this says what to do about one. */
+#define STATE_HINT                                                             \
+	" (the state file holds what changed at run time: fix it, or move "    \
+	"it away to start from the config file alone, as --reset-state "       \
+	"does)"
+
+static int overlay(struct vsw_config *cfg, const char *path, char *note,
+		   size_t notelen, char *err, size_t errlen)
+{
+	struct vsw_config *st = malloc(sizeof(*st));
+	char source[VSW_PATH_MAX];
+	int rc = -ENOMEM;
+
+	if (st != NULL)
+		rc = vsw_config_load_state(path, st, err, errlen);
+	if (rc == 0) {
+		snprintf(source, sizeof(source), "%s", cfg->source);
+		vsw_config_overlay(cfg, st);
+		/* the merged ports are the state's: its name in messages */
+		snprintf(cfg->source, sizeof(cfg->source), "%s", path);
+		rc = vsw_config_validate(cfg, NULL, NULL, err, errlen);
+		snprintf(cfg->source, sizeof(cfg->source), "%s", source);
+		snprintf(note, notelen,
+			 "state restored from %s: %u port(s), %u static "
+			 "MAC(s)",
+			 path, cfg->n_ports, cfg->n_fdb);
+	}
+	if (rc < 0 && st == NULL)
+		snprintf(err, errlen, "%s: out of memory", path);
+	if (rc < 0 && strlen(err) + sizeof(STATE_HINT) <= errlen)
+		strcat(err, STATE_HINT);
+	free(st);
+	return rc;
+}
+
+int vsw_state_startup(struct vsw_config *cfg, bool reset, bool offline,
+		      char *note, size_t notelen, char *err, size_t errlen)
+{
+	char path[VSW_PATH_MAX], other[VSW_PATH_MAX + 8];
+
+	note[0] = '\0';
+	vsw_config_state_path(&cfg->sw, path, sizeof(path));
+	snprintf(other, sizeof(other), "%s.tmp", path);
+	if (!offline && unlink(other) == 0) /* a save cut short: never used */
+		fprintf(stderr, "vsw: removed %s (left by a crash)\n", other);
+	if (reset) {
+		snprintf(other, sizeof(other), "%s.old", path);
+		if (!offline && rename(path, other) == 0)
+			snprintf(note, notelen,
+				 "--reset-state: %s moved to %s; starting "
+				 "from the config file",
+				 path, other);
+		return 0;
+	}
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;
+	return overlay(cfg, path, note, notelen, err, errlen);
+}
