@@ -6,8 +6,10 @@
 # one socket present when vsw starts (x.sock -> port x), one that
 # appears later (vm-y.sock -> port vm_y); frames flow between them; a
 # non-socket file is ignored; a socket whose name a port has, or whose
-# file name holds a ',' (it would add port-add keys), is left alone; when a guest stops and its socket is removed, its port goes, and
-# only the ports the watcher plugged.
+# file name holds a ',' (it would add port-add keys), is left alone;
+# plugged and unplugged ports are saved in the state file; when a guest
+# stops and its socket is removed, its port goes, and only the ports the
+# watcher plugged.
 . "$(dirname "$0")/lib.sh"
 
 X=$(mac_of 43); Y=$(mac_of 44)
@@ -41,6 +43,8 @@ wait_for 30 "port vm_y plugged" ctl_holds '.ports.vm_y != null' ports
 wait_for 60 "x up" port_is x up
 wait_for 60 "vm_y up" port_is vm_y up
 wait_for 30 "x -> vm_y traffic" ctr_at_least vm_y tx_packets 1000
+# a plugged port is saved like one a client adds (state file, test 40)
+grep -q '^\[port vm_y\]' "$RUN/vsw.state" || fail "port vm_y not in the state file"
 
 note "a socket whose port name is taken, or with a comma in its name, is left alone"
 /usr/bin/python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$W/up0.sock"
@@ -57,6 +61,7 @@ kill -KILL "${GUEST_PID[y]}"
 wait "${GUEST_PID[y]}" 2>/dev/null
 rm -f "$W/vm-y.sock"
 wait_for 10 "port vm_y removed" ctl_holds '.ports.vm_y == null' ports
+! grep -q '^\[port vm_y\]' "$RUN/vsw.state" || fail "port vm_y still in the state file"
 jctl ports | jq -e '.ports.x != null and .ports.up0 != null' >/dev/null || fail "other ports went too: $(jctl ports | jq -c '.ports | keys')"
 stop_vsw
 [ -S "$W/x.sock" ] || fail "vsw removed guest x's socket"
