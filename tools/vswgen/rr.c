@@ -191,6 +191,7 @@ static void rr_response(struct gen_ctx *c, struct rr_slot *slot,
 	}
 	s->rx_packets++;
 	s->rx_l1_bytes += m->pkt_len + GEN_L1_OVERHEAD;
+	s->rx_segs_max = RTE_MAX(s->rx_segs_max, (uint64_t)m->nb_segs);
 	sl = &slot[h->flow];
 	if (h->seq != sl->seq) {
 		s->rr_late++;
