@@ -433,10 +433,10 @@ static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 	rte_pktmbuf_free_bulk(m, n);
 }
 
-void gen_rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
+void gen_send_burst(struct gen_ctx *c, struct rte_mbuf **m, unsigned int n,
 		    struct trial_stats *s)
 {
-	rx_account(c, m, n, s);
+	send_burst(c, m, n, s);
 }
 
 /* TX pacing state of one trial. */

@@ -239,8 +239,8 @@ static inline const struct gen_hdr *find_hdr(struct rte_mbuf *m)
 }
 
 void gen_reset_trial(struct gen_ctx *c, struct trial_stats *s);
-/* Account a received burst as the trial loop does, and free it. */
-void gen_rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
+/* Send n frames on the tx port as the trial loop does (count, free rest). */
+void gen_send_burst(struct gen_ctx *c, struct rte_mbuf **m, unsigned int n,
 		    struct trial_stats *s);
 
 /* rr.c */
