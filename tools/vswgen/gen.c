@@ -334,26 +334,6 @@ static void track_seq(struct flow_rx *f, uint64_t seq, struct trial_stats *s)
 	s->reordered++;
 }
 
-static const struct gen_hdr *find_hdr(struct rte_mbuf *m)
-{
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t off = 12;
-	uint16_t et;
-
-	if (m->data_len < 14 + sizeof(struct gen_hdr))
-		return NULL;
-	memcpy(&et, p + off, 2);
-	if (et == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
-		off += 4;
-		if (m->data_len < 18 + sizeof(struct gen_hdr))
-			return NULL;
-		memcpy(&et, p + off, 2);
-	}
-	if (et != rte_cpu_to_be_16(GEN_ETHERTYPE))
-		return NULL;
-	return (const struct gen_hdr *)(p + off + 2);
-}
-
 /* What a received frame is to the current trial. */
 enum rx_kind {
 	RX_FOREIGN, /* not a vswgen frame, or another run's we do not count */
@@ -453,6 +433,12 @@ static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 	rte_pktmbuf_free_bulk(m, n);
 }
 
+void gen_send_burst(struct gen_ctx *c, struct rte_mbuf **m, unsigned int n,
+		    struct trial_stats *s)
+{
+	send_burst(c, m, n, s);
+}
+
 /* TX pacing state of one trial. */
 struct pacer {
 	uint64_t start;
@@ -501,7 +487,7 @@ static void progress_line(const struct gen_ctx *c, const struct trial_stats *s,
 	fflush(stdout);
 }
 
-static void reset_trial(struct gen_ctx *c, struct trial_stats *s)
+void gen_reset_trial(struct gen_ctx *c, struct trial_stats *s)
 {
 	memset(s, 0, offsetof(struct trial_stats, lat));
 	hist_reset(&s->lat);
@@ -528,7 +514,7 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 	uint32_t pass = 0;
 	uint16_t n;
 
-	reset_trial(c, s);
+	gen_reset_trial(c, s);
 	memset(&pc, 0, sizeof(pc));
 	pc.limit = c->o->count;
 	pc.per_cycle = (double)rate / (double)c->hz;

@@ -77,7 +77,8 @@ static void want_multi_seg(uint16_t p, struct rte_eth_conf *conf)
 		p);
 }
 
-static int port_setup(uint16_t p, struct rte_mempool *mp, bool multi_seg)
+static int port_setup(uint16_t p, struct rte_mempool *mp, bool multi_seg,
+		      bool rx_intr)
 {
 	struct rte_eth_conf conf;
 	uint16_t nrx = NB_DESC, ntx = NB_DESC;
@@ -88,6 +89,7 @@ static int port_setup(uint16_t p, struct rte_mempool *mp, bool multi_seg)
 		sock = (int)rte_socket_id();
 	if (multi_seg)
 		want_multi_seg(p, &conf);
+	conf.intr_conf.rxq = rx_intr; /* --rx-mode interrupt, rx port */
 	rc = rte_eth_dev_configure(p, 1, 1, &conf);
 	if (rc == 0)
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(p, &nrx, &ntx);
@@ -206,8 +208,11 @@ static int ports_start(struct gen_ctx *c)
 		return -1;
 	}
 	for (p = 0; p < c->nb_ports; p++)
-		if (port_setup(p, c->mp, multi_seg) < 0)
+		if (port_setup(p, c->mp, multi_seg,
+			       o->rx_intr && (int)p == c->rx_port) < 0)
 			return -1;
+	if (gen_rx_intr_setup(c) < 0)
+		return -1;
 	return link_wait(c->nb_ports, c->o->link_wait);
 }
 
@@ -365,13 +370,20 @@ static int trial_mode(struct gen_ctx *c)
 
 	if (s == NULL)
 		return 1;
-	gen_run_trial(c, c->o->rate, c->o->duration, !c->o->rx_only, s);
+	if (gen_rr_mode(c->o))
+		gen_run_rr(c, s);
+	else
+		gen_run_trial(c, c->o->rate, c->o->duration, !c->o->rx_only, s);
 	if (c->o->json) {
 		printf("{");
 		gen_print_json_fields(stdout, c, s);
+		if (gen_rr_mode(c->o))
+			gen_print_rr_json(stdout, c, s);
 		printf("}\n");
 	} else {
 		gen_print_human(c, s);
+		if (gen_rr_mode(c->o))
+			gen_print_rr_human(c, s);
 	}
 	free(s);
 	return gen_stop ? 1 : 0;

@@ -42,6 +42,10 @@ enum {
 	OPT_LOSS_TOL,
 	OPT_SEARCH_STEPS,
 	OPT_LATENCY_AT,
+	OPT_RX_MODE,
+	OPT_RR,
+	OPT_RR_TIMEOUT,
+	OPT_REFLECT,
 	OPT_HELP,
 };
 
@@ -72,6 +76,10 @@ static const struct option long_opts[] = {
 	{"loss-tolerance", required_argument, NULL, OPT_LOSS_TOL},
 	{"search-steps", required_argument, NULL, OPT_SEARCH_STEPS},
 	{"latency-at", required_argument, NULL, OPT_LATENCY_AT},
+	{"rx-mode", required_argument, NULL, OPT_RX_MODE},
+	{"rr", optional_argument, NULL, OPT_RR},
+	{"rr-timeout-ms", required_argument, NULL, OPT_RR_TIMEOUT},
+	{"reflect", no_argument, NULL, OPT_REFLECT},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -118,7 +126,21 @@ void gen_usage(FILE *f)
 	      "  --loss-tolerance PCT accepted loss in a search (default 0)\n"
 	      "  --search-steps N     binary search steps (default 8)\n"
 	      "  --latency-at PCT     after --search, latency trial at PCT% "
-	      "of the found rate\n",
+	      "of the found rate\n"
+	      "  --rx-mode MODE       poll (default) or interrupt: sleep in "
+	      "epoll on the\n"
+	      "                       rx queue's interrupt when it is empty "
+	      "(with --rr,\n"
+	      "                       --reflect or --rx-only)\n"
+	      "  --rr[=N]             request/response: N requests in flight "
+	      "(default 1),\n"
+	      "                       each sent when its response arrives; "
+	      "reports\n"
+	      "                       transactions/s and round-trip latency\n"
+	      "  --rr-timeout-ms MS   re-send a request unanswered after MS ms "
+	      "(default 100)\n"
+	      "  --reflect            send every vswgen frame received back to "
+	      "its sender\n",
 	      f);
 }
 
@@ -210,6 +232,7 @@ static void set_defaults(struct gen_opts *o)
 	o->link_wait = 10;
 	o->search_trial = 2;
 	o->search_steps = 8;
+	o->rr_timeout_ms = 100;
 }
 
 /* Options taking no value, and the ports and MACs. */
@@ -240,6 +263,14 @@ static int parse_flag_or_addr(int c, const char *arg, struct gen_opts *o)
 		return 0;
 	case OPT_VERIFY:
 		o->verify = true;
+		return 0;
+	case OPT_REFLECT:
+		o->reflect = true;
+		return 0;
+	case OPT_RX_MODE:
+		if (strcmp(arg, "poll") != 0 && strcmp(arg, "interrupt") != 0)
+			return bad("rx-mode", arg, "poll or interrupt");
+		o->rx_intr = strcmp(arg, "interrupt") == 0;
 		return 0;
 	}
 	return 1; /* not mine */
@@ -290,6 +321,18 @@ static int parse_int_opt(int c, const char *arg, struct gen_opts *o)
 		return parse_u32("poll-sleep-us", arg, 0, 1000000,
 				 "a number of microseconds, 0..1000000",
 				 &o->poll_sleep_us);
+	case OPT_RR:
+		if (arg == NULL) {
+			o->rr = 1;
+			return 0;
+		}
+		return parse_u32("rr", arg, 1, GEN_MAX_BURST,
+				 "a window of requests in flight, 1..512",
+				 &o->rr);
+	case OPT_RR_TIMEOUT:
+		return parse_u32("rr-timeout-ms", arg, 1, 60000,
+				 "a number of milliseconds, 1..60000",
+				 &o->rr_timeout_ms);
 	case OPT_SEARCH_STEPS:
 		return parse_u32("search-steps", arg, 1, 64,
 				 "a number of steps, 1..64", &o->search_steps);
@@ -322,6 +365,37 @@ static int parse_real_opt(int c, const char *arg, struct gen_opts *o)
 	return 1;
 }
 
+/* --rr, --reflect and --rx-mode interrupt. */
+static int check_rr_combinations(const struct gen_opts *o)
+{
+	if (o->rr > 0 && o->reflect) {
+		fprintf(stderr, "vswgen: --rr and --reflect exclude each other "
+				"(run a second vswgen to reflect)\n");
+		return -1;
+	}
+	if ((o->rr > 0 || o->reflect) &&
+	    (o->search || o->rx_only || o->tx_port == GEN_PORT_NONE ||
+	     o->rx_port == GEN_PORT_NONE)) {
+		fprintf(stderr,
+			"vswgen: --%s needs a tx and an rx port and "
+			"excludes --search and --rx-only\n",
+			o->rr > 0 ? "rr" : "reflect");
+		return -1;
+	}
+	if (o->rx_intr && o->rr == 0 && !o->reflect && !o->rx_only &&
+	    o->tx_port != GEN_PORT_NONE) {
+		fprintf(stderr, "vswgen: --rx-mode interrupt needs --rr, "
+				"--reflect, --rx-only or --tx-port none\n");
+		return -1;
+	}
+	if (o->rx_intr && o->rx_port == GEN_PORT_NONE) {
+		fprintf(stderr,
+			"vswgen: --rx-mode interrupt needs an rx port\n");
+		return -1;
+	}
+	return 0;
+}
+
 static int check_combinations(const struct gen_opts *o)
 {
 	if (o->test_corrupt > 0 && !o->verify) {
@@ -337,7 +411,7 @@ static int check_combinations(const struct gen_opts *o)
 		fprintf(stderr, "vswgen: --search needs a tx and an rx port\n");
 		return -1;
 	}
-	return 0;
+	return check_rr_combinations(o);
 }
 
 /*
@@ -362,6 +436,10 @@ int gen_parse_opts(int argc, char **argv, struct gen_opts *o)
 				argv[optind - 1]);
 			return -1;
 		}
+		/* --rr N as well as --rr=N and a bare --rr */
+		if (c == OPT_RR && optarg == NULL && optind < argc &&
+		    argv[optind][0] >= '0' && argv[optind][0] <= '9')
+			optarg = argv[optind++];
 		rc = parse_flag_or_addr(c, optarg, o);
 		if (rc > 0)
 			rc = parse_int_opt(c, optarg, o);

@@ -5,7 +5,8 @@
  * The generator is split into: opts.c (command line), hist.c (log-linear
  * latency histogram), gen.c (frame template, TX pacing, RX accounting, the
  * trial loop), payload.c (chained frames, the --verify payload pattern and
- * its check), report.c (human and JSON output) and main.c (EAL, ports,
+ * its check), rr.c (--rr request/response, --reflect and --rx-mode
+ * interrupt loops), report.c (human and JSON output) and main.c (EAL, ports,
  * signals, the single-trial and zero-loss search modes). Everything a trial
  * needs travels in struct gen_ctx; the only global is the stop flag set by
  * the signal handler.
@@ -17,7 +18,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -85,6 +88,10 @@ struct gen_opts {
 	double loss_tol;
 	uint32_t search_steps;
 	double latency_at; /* 0: no latency trial after the search */
+	bool rx_intr;	   /* --rx-mode interrupt */
+	uint32_t rr;	   /* --rr window; 0: not a request/response run */
+	uint32_t rr_timeout_ms;
+	bool reflect; /* --reflect: send every vswgen frame back */
 };
 
 /* Log-linear histogram: 64 sub-buckets per power of two (~1.6 %). */
@@ -116,6 +123,16 @@ struct trial_stats {
 	uint64_t reordered;
 	uint64_t duplicates;
 	double duration_s; /* time the trial window was open */
+	/* rr.c: --rr, --reflect and --rx-mode interrupt runs only */
+	uint64_t rx_polls;	  /* rte_eth_rx_burst() calls on the rx port */
+	uint64_t intr_sleeps;	  /* epoll waits with rx interrupts armed */
+	uint64_t wakeups;	  /* of those, returned with an event */
+	uint64_t cpu_ns;	  /* thread CPU time of the loop */
+	uint64_t rr_transactions; /* responses matched to a request */
+	uint64_t rr_timeouts;	  /* requests re-sent after --rr-timeout-ms */
+	uint64_t rr_late;	  /* responses to requests already re-sent */
+	uint64_t reflected;	  /* --reflect: frames sent back */
+	uint64_t loop_ns;	  /* wall time of the loop cpu_ns is of */
 	struct hist lat;
 };
 
@@ -199,6 +216,40 @@ void gen_ctx_free(struct gen_ctx *c);
 void gen_announce(struct gen_ctx *c);
 void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 		   struct trial_stats *s);
+
+/* The vswgen header of a frame (untagged or 802.1Q), or NULL. */
+static inline const struct gen_hdr *find_hdr(struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t off = 12;
+	uint16_t et;
+
+	if (m->data_len < 14 + sizeof(struct gen_hdr))
+		return NULL;
+	memcpy(&et, p + off, 2);
+	if (et == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
+		off += 4;
+		if (m->data_len < 18 + sizeof(struct gen_hdr))
+			return NULL;
+		memcpy(&et, p + off, 2);
+	}
+	if (et != rte_cpu_to_be_16(GEN_ETHERTYPE))
+		return NULL;
+	return (const struct gen_hdr *)(p + off + 2);
+}
+
+void gen_reset_trial(struct gen_ctx *c, struct trial_stats *s);
+/* Send n frames on the tx port as the trial loop does (count, free rest). */
+void gen_send_burst(struct gen_ctx *c, struct rte_mbuf **m, unsigned int n,
+		    struct trial_stats *s);
+
+/* rr.c */
+int gen_rx_intr_setup(struct gen_ctx *c);
+bool gen_rr_mode(const struct gen_opts *o);
+void gen_run_rr(struct gen_ctx *c, struct trial_stats *s);
+void gen_print_rr_json(FILE *f, const struct gen_ctx *c,
+		       const struct trial_stats *s);
+void gen_print_rr_human(const struct gen_ctx *c, const struct trial_stats *s);
 
 /* payload.c */
 uint32_t gen_segs(uint32_t size, uint32_t seg_room);
