@@ -185,10 +185,13 @@ static int fixed(const struct vs_port *p, const char *what, const char *have,
 static int set_server_path(struct vs_port *p, const char *v, char *err,
 			   size_t len)
 {
-	if (v[0] != '/' || strlen(v) >= VSW_SUN_PATH_MAX)
+	/* the path goes into a "k=v,..." list: no ',' or white space */
+	if (v[0] != '/' || strlen(v) >= VSW_SUN_PATH_MAX ||
+	    strcspn(v, ", \t\n\r") != strlen(v))
 		return vs_fail(err, len,
 			       "options:vhost-server-path=%s: expected an "
-			       "absolute path shorter than %d characters",
+			       "absolute path shorter than %d characters, "
+			       "without ',' or spaces",
 			       v, VSW_SUN_PATH_MAX);
 	if (fixed(p, "options:vhost-server-path", p->path, v, err, len) < 0)
 		return -1;

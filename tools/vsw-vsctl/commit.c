@@ -50,6 +50,14 @@ static int add_op(struct plan *pl, char *cmd, char *undo, bool is_del,
 }
 
 /* "KEY=V,..." of a new port: type, mode, path, mtu, VLANs. */
+static int ids_too_long(const struct vs_port *p, char *err, size_t len)
+{
+	return vs_fail(err, len,
+		       "port %s: external_ids longer than %d characters in "
+		       "all (vsw's external-ids)",
+		       p->ovs, VSW_EXTERNAL_IDS_MAX);
+}
+
 static int plan_add(struct plan *pl, const struct vs_port *p, char *err,
 		    size_t len)
 {
@@ -70,7 +78,8 @@ static int plan_add(struct plan *pl, const struct vs_port *p, char *err,
 			     vlan),
 		   xasprintf("/vsw/port/del,%s", p->vsw), false, err, len) < 0)
 		return -1;
-	vs_ids_str(p, ids, sizeof(ids));
+	if (vs_ids_str(p, ids, sizeof(ids)) < 0)
+		return ids_too_long(p, err, len);
 	if (ids[0] == '\0')
 		return 0;
 	return add_op(
@@ -98,7 +107,8 @@ static int plan_set(struct plan *pl, const struct vs_port *p, char *err,
 		   xasprintf("/vsw/port/set,%s,%s", p->vsw, old), false, err,
 		   len) < 0)
 		return -1;
-	vs_ids_str(p, ids, sizeof(ids));
+	if (vs_ids_str(p, ids, sizeof(ids)) < 0)
+		return ids_too_long(p, err, len);
 	if (strcmp(ids, p->vsw_ids) != 0 &&
 	    add_op(pl,
 		   xasprintf("/vsw/port/set,%s,external-ids=%s", p->vsw, ids),

@@ -278,6 +278,9 @@ int vs_cmd_list(struct vs_model *m, const struct vs_cmd *c, struct vs_out *out,
 
 		if (rc < 0)
 			return -1;
+		if (rc == 0 && tb->nrows == VS_MAX_PORTS)
+			return vs_fail(err, len, "list: more than %d records",
+				       VS_MAX_PORTS);
 		if (rc == 0)
 			add_row(m, t, p, &cs, tb);
 	}

@@ -40,6 +40,15 @@ int vs_vsw_name(const char *ovs, char *out, size_t len, char *err,
 			 VSW_PORT_NAME_MAX - 1);
 		return -1;
 	}
+	/* the name goes into a "/vsw/port/add,NAME,path=DIR/NAME,..." list
+	 * and into external-ids: a ',', '=' or space would add keys there */
+	if (strspn(ovs, VS_NAME_CHARS) != n) {
+		snprintf(err, errlen,
+			 "port name \"%s\": vsw-vsctl takes only "
+			 "[A-Za-z0-9_.:@+-]",
+			 ovs);
+		return -1;
+	}
 	for (size_t i = 0; i <= n; i++)
 		out[i] = (char)(ovs[i] == '\0' || isalnum((unsigned char)ovs[i])
 					? ovs[i]
@@ -55,7 +64,7 @@ struct vs_port *vs_port_find(struct vs_model *m, const char *name)
 	return NULL;
 }
 
-void vs_ids_str(const struct vs_port *p, char *buf, size_t len)
+int vs_ids_str(const struct vs_port *p, char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -67,6 +76,7 @@ void vs_ids_str(const struct vs_port *p, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s=%s",
 					off ? " " : "", p->ids[i].k,
 					p->ids[i].v);
+	return off < len ? 0 : -1; /* -1: cut short */
 }
 
 /* trunks without VLAN 4095 (the dead VLAN carries nothing) into @out. */
@@ -124,9 +134,13 @@ int vs_vlan_keys(const struct vs_vlan *v, char *buf, size_t len, char *err,
 			 mode);
 		return -1;
 	}
+	/* a native port's trunks of only 4095 carry no tagged VLAN: "0"
+	 * (a native port's trunks never carry VLAN 0), not "all" */
 	snprintf(buf, len, "vlan-mode=%s,tag=%ld,trunks=%s", mode, v->tag,
-		 strcmp(mode, "access") == 0 || trunks[0] == '\0' ? "all"
-								  : trunks);
+		 strcmp(mode, "access") == 0 ? "all"
+		 : trunks[0] != '\0'	     ? trunks
+		 : dead			     ? "0"
+					     : "all");
 	return 0;
 }
 
@@ -201,7 +215,7 @@ static int load_port(struct ctl *ctl, struct vs_model *m, const char *name)
 	p->path_set = strcmp(p->type, "dpdkvhostuserclient") == 0;
 	p->vsw_mtu = p->mtu = (long)u64_of(d, "mtu");
 	load_ids(p, json_object_get(d, "external_ids"));
-	vs_ids_str(p, p->vsw_ids, sizeof(p->vsw_ids));
+	(void)vs_ids_str(p, p->vsw_ids, sizeof(p->vsw_ids)); /* vsw's fit */
 	load_vlan(p, d);
 	m->n++;
 	json_decref(reply);

@@ -25,6 +25,10 @@
 #include "vsw_config.h"
 
 #define VS_ERR_MAX 512
+/* characters of an OVS port name vsw-vsctl takes (os-vif's vhuXXXX-XX,
+ * the CNI's <id>-<ifname>): none that splits a "k=v,..." list */
+#define VS_NAME_CHARS                                                          \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:@+-"
 #define VS_MAX_PORTS (2 * VSW_MAX_PORTS) /* vsw's, plus those added */
 #define VS_MAX_IDS 16			 /* external_ids pairs per port */
 #define VS_NAME_MAX 64			 /* OVS port and bridge names */
@@ -120,7 +124,8 @@ struct vs_port *vs_port_find(struct vs_model *m, const char *name);
 int vs_vsw_name(const char *ovs, char *out, size_t len, char *err,
 		size_t errlen);
 /* "k=v k=v" of @p's ids (the OVS name among them when it differs). */
-void vs_ids_str(const struct vs_port *p, char *buf, size_t len);
+/* "ovs-name=N k=v ..." of @p into @buf; -1 when it does not fit. */
+int vs_ids_str(const struct vs_port *p, char *buf, size_t len);
 /* The vsw VLAN keys for @v: "vlan-mode=..,tag=..,trunks=.."; 0 or -1. */
 int vs_vlan_keys(const struct vs_vlan *v, char *buf, size_t len, char *err,
 		 size_t errlen);
