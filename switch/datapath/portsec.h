@@ -243,7 +243,8 @@ static inline enum vsw_drop_reason vsw_nd_lladdr(const uint8_t *d, uint32_t o,
 			return VSW_DROP_ND_SPOOF;
 		o += olen;
 	}
-	return VSW_DROP_MAX;
+	/* more options than are read: one of them may name another MAC */
+	return o + 2 <= len ? VSW_DROP_ND_SPOOF : VSW_DROP_MAX;
 }
 
 static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_portsec *pp,
@@ -267,6 +268,9 @@ static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_portsec *pp,
 		nh = d[p];
 		p += (d[p + 1] + 1u) * 8;
 	}
+	/* a longer chain than is walked may hide an advertisement */
+	if (nh == 0 || nh == 43 || nh == 60)
+		return VSW_DROP_ND_SPOOF;
 	if (nh != 58 || len <= p || (d[p] != 135 && d[p] != 136))
 		return VSW_DROP_MAX; /* not a solicitation or advertisement */
 	if (len < p + 24 ||

@@ -767,6 +767,56 @@ static struct rte_mbuf *tagged(struct rte_mbuf *m, unsigned int n)
 	return m;
 }
 
+/*
+ * A neighbour advertisement for another's address hidden behind more
+ * extension headers than vsw walks (5 destination options), and a target
+ * link-layer option with a foreign MAC after more options than vsw reads
+ * (8 MTU options): both nd_spoof, not passed (review of issue 10).
+ */
+static void test_nd_hidden(void)
+{
+	const char *ll11 = "fe80::ff:fe00:11";
+	uint8_t h[40 + 5 * 8 + 24 + 9 * 8] = {0x60};
+	const struct vsw_port_ctrs *c;
+	uint16_t p = 40;
+	struct env e;
+
+	setup(&e, 2);
+	set_ips(&e, 1,
+		"allowed-macs=02:00:00:00:00:11,allowed-ips=fe80::ff:fe00:11");
+	/* 1: five destination-options headers, then an NA for fe80::1 */
+	h[6] = 60;
+	inet_pton(AF_INET6, ll11, h + 8);
+	inet_pton(AF_INET6, "ff02::1", h + 24);
+	for (int i = 0; i < 5; i++, p += 8)
+		h[p] = i < 4 ? 60 : 58;
+	h[p] = 136;
+	inet_pton(AF_INET6, "fe80::1", h + p + 8);
+	push(&e, 1, l3frame(&e, mac(0x11), 0x86dd, h, (uint16_t)(p + 24)));
+	/* 2: an NA for its own address, 8 MTU options, then a target
+	 * link-layer option naming another MAC */
+	memset(h + 40, 0, sizeof(h) - 40);
+	h[6] = 58;
+	p = 40;
+	h[p] = 136;
+	inet_pton(AF_INET6, ll11, h + p + 8);
+	p += 24;
+	for (int i = 0; i < 8; i++, p += 8) {
+		h[p] = 5;
+		h[p + 1] = 1;
+	}
+	h[p] = 2;
+	h[p + 1] = 1;
+	memcpy(h + p + 2, mac(0x12), 6);
+	push(&e, 1, l3frame(&e, mac(0x11), 0x86dd, h, (uint16_t)(p + 8)));
+	poll(&e);
+	c = ctrs(&e, 1);
+	CHECK(c->drops[VSW_DROP_ND_SPOOF] == 2);
+	CHECK(c->flooded == 0);
+	check_counters(&e);
+	drain(&e);
+}
+
 static void test_allowed_ips(void)
 {
 	const struct vsw_port_ctrs *c;
@@ -1377,6 +1427,7 @@ int main(void)
 	RUN(test_hairpin);
 	RUN(test_rx_drops);
 	RUN(test_allowed_ips);
+	RUN(test_nd_hidden);
 	RUN(test_storm_bucket);
 	RUN(test_storm);
 	RUN(test_tx_full);
