@@ -31,6 +31,7 @@
  * operator sets (docs/configuration.md).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,7 +294,10 @@ static int setup_queues(struct vsw_eth_port *e,
 }
 
 /* A number in net_af_packet devargs (@dflt, the PMD's default, when
- * absent). */
+ * absent); AFP_ARG_BAD when the key is given twice or is not plain
+ * decimal, where the PMD (last one wins, atoi) could read another value
+ * than ours and fill mbufs past their end. */
+#define AFP_ARG_BAD UINT_MAX
 static unsigned int afp_arg(const char *devargs, const char *key,
 			    unsigned int dflt)
 {
@@ -306,8 +310,18 @@ static unsigned int afp_arg(const char *devargs, const char *key,
 	if (kv == NULL)
 		return v; /* none, or the PMD refused them already */
 	val = rte_kvargs_get(kv, key);
-	if (val != NULL)
-		v = (unsigned int)strtoul(val, NULL, 0);
+	if (val != NULL) {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(val, &end, 10);
+		v = rte_kvargs_count(kv, key) != 1 || val[0] < '0' ||
+				    val[0] > '9' || *end != '\0' || errno ||
+				    n >= AFP_ARG_BAD
+			    ? AFP_ARG_BAD
+			    : (unsigned int)n;
+	}
 	rte_kvargs_free(kv);
 	return v;
 }
@@ -326,6 +340,13 @@ static int afp_prepare(struct vsw_eth_port *e, const struct vsw_port_env *env,
 	char name[RTE_MEMPOOL_NAMESIZE];
 	static unsigned int gen;
 
+	if (framesz == AFP_ARG_BAD || blocksz == AFP_ARG_BAD) {
+		snprintf(err, errlen,
+			 "port %s: net_af_packet framesz and blocksz: each at "
+			 "most once, a decimal number",
+			 e->base.name);
+		return -EINVAL;
+	}
 	if (framesz <= AFP_RX_OFFSET + RTE_ETHER_MIN_LEN) {
 		e->kernel_mtu = false; /* (the kernel refuses such a ring) */
 		return 0;

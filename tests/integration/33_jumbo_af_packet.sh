@@ -92,6 +92,13 @@ out=$(ctl port-add c type=ethdev "devargs=$C_DEV,framesz=9216,blocksz=12288" 2>&
 	fail "port-add c with blocksz not a multiple of framesz accepted"
 echo "$out"
 echo "$out" | grep -q "not a multiple of framesz" || fail "port-add c: wrong message"
+# the PMD takes the last framesz (and atoi): vsw must not read another one
+for bad in framesz=2048,framesz=9216; do
+	out=$(ctl port-add c type=ethdev mtu=1500 "devargs=$C_DEV,$bad,blocksz=36864" 2>&1) &&
+		fail "port-add c with $bad accepted"
+	echo "$out"
+	echo "$out" | grep -q "at most once, a decimal number" || fail "port-add c ($bad): wrong message"
+done
 
 sleep 1
 used=$(info_val mbufs_in_use)
