@@ -152,11 +152,14 @@ static int write_all(int fd, const char *p, size_t n)
  */
 static int write_tmp(const char *tmp, const char *text, size_t len)
 {
-	int fd =
-		open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		     0644);
-	int rc;
+	int fd, rc;
 
+	/* a new inode of ours: not a file someone planted under the name
+	 * (O_EXCL: a file or link that appears meanwhile fails the save) */
+	if (unlink(tmp) < 0 && errno != ENOENT)
+		return -errno;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0644);
 	if (fd < 0)
 		return -errno;
 	rc = write_all(fd, STATE_HEADER, strlen(STATE_HEADER));
@@ -207,8 +210,14 @@ int vsw_state_save(struct vsw_switch *sw, char *err, size_t errlen)
 		rc = write_tmp(tmp, text, len);
 	if (rc == 0 && rename(tmp, path) < 0)
 		rc = -errno;
-	if (rc == 0)
-		rc = sync_dir(path);
+	/* renamed: the file holds the change, which must then stand (an
+	 * undo would be back after a restart); only its durability is in
+	 * doubt */
+	if (rc == 0 && (rc = sync_dir(path)) < 0) {
+		VSW_LOG(WARNING, "state file %s: directory not synced: %s",
+			path, strerror(-rc));
+		rc = 0;
+	}
 	free(text);
 	if (rc == 0) {
 		generation++;

@@ -75,6 +75,12 @@ f=$(jctl fdb)
 [ "$(jq -r --arg m "$S1" '.entries[] | select(.mac == $m) | "\(.port) \(.vlan) \(.static)"' <<<"$f")" = "c 0 1" ] || fail "S1: $f"
 [ "$(jq -r --arg m "$S2" '.entries[] | select(.mac == $m) | "\(.port) \(.vlan) \(.static)"' <<<"$f")" = "a 20 1" ] || fail "S2: $f"
 
+note "a temporary file planted by another user is not written into"
+install -m 0666 -o nobody /dev/null "$STATE.tmp"
+ctl set fdb-aging-s 121 >/dev/null || fail "set fdb-aging-s 121"
+[ "$(stat -c '%u %a' "$STATE")" = "0 644" ] || fail "state file now $(stat -c '%U %a' "$STATE")"
+ctl set fdb-aging-s 120 >/dev/null || fail "set fdb-aging-s 120"
+
 note "a guest on the restored port c"
 start_guest c "$(virtio "$RUN/c.sock")" -- --src-mac "$C" --dst-mac 02:00:00:00:00:77 --count 300 --rate 1000 --duration 5 --rx-port none
 wait_guest c
