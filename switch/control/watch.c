@@ -74,7 +74,12 @@ static bool sock_port_name(const char *file, char *name)
 
 static bool sock_path(const char *file, char *path, size_t len)
 {
-	return (size_t)snprintf(path, len, "%s/%s", w.dir, file) < len;
+	size_t n = strlen(w.dir);
+
+	/* socket-watch-dir may end in '/': no "//" (path_below refuses it) */
+	return (size_t)snprintf(path, len, "%.*s/%s",
+				(int)(n > 1 && w.dir[n - 1] == '/' ? n - 1 : n),
+				w.dir, file) < len;
 }
 
 static struct vsw_port *port_on_path(struct vsw_switch *sw, const char *path)

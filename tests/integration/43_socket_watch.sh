@@ -9,7 +9,7 @@
 # file name holds a ',' (it would add port-add keys), is left alone;
 # plugged and unplugged ports are saved in the state file; when a guest
 # stops and its socket is removed, its port goes, and only the ports the
-# watcher plugged.
+# watcher plugged. The directory is given with a trailing '/'.
 . "$(dirname "$0")/lib.sh"
 
 X=$(mac_of 43); Y=$(mac_of 44)
@@ -20,7 +20,7 @@ cat >"$CFG" <<EOC
 [switch]
 run-dir = $RUN
 mbufs = 8191
-socket-watch-dir = $W
+socket-watch-dir = $W/
 socket-watch-profile = queues=1,mtu=1500,max-macs=8
 [port up0]
 type = vhost-user
