@@ -242,8 +242,9 @@ static void run_requester(struct gen_ctx *c, struct trial_stats *s,
 /*
  * Send every vswgen frame back: destination := its source, source := our
  * port's MAC (the request's destination unless it was a broadcast).
- * Other frames (announcements, floods) are dropped, so two reflectors
- * cannot ping-pong them.
+ * Other frames (announcements), and vswgen frames addressed to another
+ * MAC (a response flooded to an unlearned requester), are dropped, so two
+ * reflectors cannot ping-pong them.
  */
 static void run_reflector(struct gen_ctx *c, struct trial_stats *s,
 			  uint64_t end)
@@ -261,8 +262,13 @@ static void run_reflector(struct gen_ctx *c, struct trial_stats *s,
 		s->rx_total += n;
 		nout = 0;
 		for (i = 0; i < n; i++) {
+			const struct rte_ether_addr *dst =
+				rte_pktmbuf_mtod(m[i], struct rte_ether_addr *);
+
 			if (find_hdr(m[i]) == NULL ||
-			    find_hdr(m[i])->magic != GEN_MAGIC) {
+			    find_hdr(m[i])->magic != GEN_MAGIC ||
+			    !(rte_is_broadcast_ether_addr(dst) ||
+			      rte_is_same_ether_addr(dst, &own))) {
 				rte_pktmbuf_free(m[i]);
 				continue;
 			}
