@@ -814,7 +814,7 @@ static void test_nd_hidden(void)
 	CHECK(c->drops[VSW_DROP_ND_SPOOF] == 2);
 	CHECK(c->flooded == 0);
 	check_counters(&e);
-	drain(&e);
+	teardown(&e);
 }
 
 static void test_allowed_ips(void)
