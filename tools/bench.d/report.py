@@ -1,16 +1,28 @@
 #!/usr/bin/env python3
 """tools/bench helper: results.json, results.md and gnuplot PNGs from
-trials.jsonl; prints the tables and, last, the headline line:
+trials.jsonl; prints the tables, the goals and, last, the headline line:
   v2v64 vsw/ovs-normal=R1 vsw/testpmd-io=R2 vsw_cyc_per_pkt=C
+
+usage: report.py OUT [--plots-to DIR]   (DIR/bench-YYYYMMDD-NAME.png)
 """
 import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 
-DUT_ORDER = ["vsw", "testpmd-io", "ovs-normal", "ovs-flow"]
+import blocks
+
+DUT_ORDER = blocks.DUT_ORDER
+PLOT_WHAT = {
+    "mpps": "main table: forwarded Mpps per scenario/size and DUT",
+    "cycles": "main table: DUT cycles/packet per scenario/size and DUT",
+    "scale-mpps": "scale: forwarded Mpps (sum) against ports, per DUT",
+    "scale-cycles": "scale: DUT cycles/packet against ports, per DUT",
+    "latency": "latency p50 / p99 / p99.9 against load (% of each DUT's "
+               "zero-loss rate), per DUT",
+    "fdb": "vsw cycles/packet against source MACs (FDB entries)",
+}
 
 
 def med(xs):
@@ -24,10 +36,17 @@ def f(x, fmt="%.2f"):
 
 def main():
     out = sys.argv[1]
+    plots_to = None
+    if len(sys.argv) == 4 and sys.argv[2] == "--plots-to":
+        plots_to = sys.argv[3]
+    elif len(sys.argv) != 2:
+        sys.exit("usage: report.py OUT [--plots-to DIR]")
     machine = json.load(open(os.path.join(out, "machine.json")))
     trials = [json.loads(l) for l in open(os.path.join(out, "trials.jsonl"))
               if l.strip()]
     ok = [t for t in trials if t["status"] == "ok"]
+    skipped = [t for t in trials if t["status"] == "skipped"]
+    trials = [t for t in trials if t["status"] != "skipped"]
     main_t = [t for t in ok if t["block"] == "main"]
     fdb_t = [t for t in ok if t["block"] == "fdb"]
 
@@ -89,8 +108,21 @@ def main():
         return med([x[key] for x in ratios if x["scenario"] == sc and
                     x["size"] == sz and x["other"] == other])
 
-    json.dump({"machine": machine, "trials": trials, "summary": summary,
-               "ratios": ratios, "fdb_scale": fdb},
+    scale_rows, scale_ratios = blocks.scale_summary(ok)
+    zrows, zratios, lrows = blocks.latency_summary(ok)
+    goals = blocks.judge(machine, trials + skipped, summary, ratio_med,
+                         scale_rows, scale_ratios, zrows, zratios, lrows, fdb)
+
+    json.dump({"machine": machine, "trials": trials, "skipped": skipped,
+               "summary": summary, "ratios": ratios, "fdb_scale": fdb,
+               "scale": scale_rows,
+               "scale_ratios": [{"ports": k[0], "other": k[1],
+                                 "mpps_ratio_rounds": v}
+                                for k, v in scale_ratios.items()],
+               "zero_loss": zrows,
+               "zero_loss_ratios": [{"other": k[1], "ratio_rounds": v}
+                                    for k, v in zratios.items()],
+               "latency": lrows, "goals": goals.rows},
               open(os.path.join(out, "results.json"), "w"), indent=1)
 
     md = []
@@ -146,6 +178,11 @@ def main():
                 " / ".join(f(x["cpp_ratio_other_over_vsw"]) for x in xs),
                 f(ratio_med(sc, sz, o, "cpp_ratio_other_over_vsw"))))
         md.append("")
+    if scale_rows:
+        md += blocks.scale_md(scale_rows, scale_ratios)
+    if zrows or lrows:
+        md += blocks.latency_md(zrows, zratios, lrows, sorted(
+            {r["load_pct"] for r in lrows}))
     if fdb:
         md.append("FDB scale (vsw, v2v, 64 B, source MACs cycled by the "
                   "generator, FDB primed by announcing every MAC):")
@@ -161,14 +198,29 @@ def main():
                 f(r["cpp_increase_pct"], "%+.1f%%"),
                 f(r["dut_wait_pct"], "%.0f")))
         md.append("")
+        big = [r for r in fdb if r["macs"] == blocks.FDB_BIG]
+        if big and big[0]["cpp_increase_pct"] is not None:
+            md.append("1M source MACs cost %+.1f %% cycles/packet against 1."
+                      % big[0]["cpp_increase_pct"])
+            md.append("")
     if failed:
         md.append("Failed trials: " + ", ".join(
-            "%s %s %s r%d" % (t["dut"], t["scenario"], t["size"], t["round"])
+            "%s %s %s %s %s r%d%s" % (
+                t["block"], t["dut"], t["scenario"], t["size"],
+                "%d ports" % t.get("ports", 2), t["round"],
+                " %s %%" % t["load_pct"] if "load_pct" in t else "")
             for t in failed))
         md.append("")
+    for t in skipped:
+        md.append("Not run: %s: %s" % (t["block"], t["reason"]))
+    if skipped:
+        md.append("")
 
-    # plots
+    md += goals.md()
+
+    # plots: NAME.gp and NAME.dat next to NAME.png, made in OUT
     plots = []
+    date = machine["date"][:10]
     if shutil.which("gnuplot") and summary:
         sizes = sorted({r["size"] for r in summary})
         duts = [d for d in DUT_ORDER if any(r["dut"] == d for r in summary)]
@@ -178,8 +230,7 @@ def main():
         for key, name, ylabel in (
                 ("rx_mpps", "mpps", "forwarded Mpps (median)"),
                 ("dut_cycles_per_packet", "cycles", "DUT cycles/packet (median)")):
-            dat = os.path.join(out, name + ".dat")
-            with open(dat, "w") as fd:
+            with open(os.path.join(out, name + ".dat"), "w") as fd:
                 fd.write("case " + " ".join(duts) + "\n")
                 for sc, sz in cats:
                     vals = []
@@ -188,43 +239,56 @@ def main():
                              and r["size"] == sz and r["dut"] == d]
                         vals.append("%.3f" % v[0] if v and v[0] else "0")
                     fd.write("%s-%dB %s\n" % (sc, sz, " ".join(vals)))
-            png = os.path.join(out, name + ".png")
-            gp = ("set terminal pngcairo size 800,450 font ',10'\n"
-                  "set output '%s'\nset style data histogram\n"
-                  "set style histogram cluster gap 1\n"
-                  "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-                  "set key top right autotitle columnheader\n"
-                  "set ylabel '%s'\nset yrange [0:*]\nset grid ytics\n"
-                  "set title 'tools/bench %s'\n"
-                  "plot for [i=2:%d] '%s' using i:xtic(1)\n" % (
-                      png, ylabel, machine["date"][:10], len(duts) + 1, dat))
-            if subprocess.run(["gnuplot"], input=gp.encode(),
-                              stderr=subprocess.DEVNULL).returncode == 0:
-                plots.append(png)
+            blocks.gnuplot(out, name,
+                           "set style data histogram\n"
+                           "set style histogram cluster gap 1\n"
+                           "set style fill solid 0.8 border -1\n"
+                           "set boxwidth 0.9\n"
+                           "set key top right autotitle columnheader\n"
+                           "set ylabel '%s'\nset yrange [0:*]\n"
+                           "set grid ytics\nset title 'tools/bench %s'\n"
+                           "plot for [i=2:%d] '%s.dat' using i:xtic(1)\n" % (
+                               ylabel, date, len(duts) + 1, name), plots)
+    if shutil.which("gnuplot"):
+        blocks.plot_scale(out, scale_rows, "v2v 64 B, N ports on one worker, "
+                          "%s" % date, plots)
+        blocks.plot_latency(out, lrows, "v2v 64 B latency at %% of each "
+                            "DUT own zero-loss rate, %s" % date, plots)
     if shutil.which("gnuplot") and fdb:
-        dat = os.path.join(out, "fdb.dat")
-        with open(dat, "w") as fd:
+        with open(os.path.join(out, "fdb.dat"), "w") as fd:
             for r in fdb:
                 fd.write("%d %s\n" % (r["macs"], r["cpp"] or 0))
-        png = os.path.join(out, "fdb.png")
-        gp = ("set terminal pngcairo size 800,450 font ',10'\n"
-              "set output '%s'\nset logscale x\nset xlabel 'source MACs "
-              "(FDB entries)'\nset ylabel 'vsw cycles/packet (median)'\n"
-              "set yrange [0:*]\nset grid\nset key off\n"
-              "set title 'vsw v2v 64 B, FDB scale'\n"
-              "plot '%s' using 1:2 with linespoints pt 7 lw 2, '' using "
-              "1:2:(sprintf('%%.0f',$2)) with labels offset 0,1\n" % (png, dat))
-        if subprocess.run(["gnuplot"], input=gp.encode(),
-                          stderr=subprocess.DEVNULL).returncode == 0:
-            plots.append(png)
+        blocks.gnuplot(out, "fdb",
+                       "set logscale x\nset xlabel 'source MACs "
+                       "(FDB entries)'\nset ylabel 'vsw cycles/packet "
+                       "(median)'\nset yrange [0:*]\nset grid\nset key off\n"
+                       "set title 'vsw v2v 64 B, FDB scale, %s'\n"
+                       "plot 'fdb.dat' using 1:2 with linespoints pt 7 lw 2, "
+                       "'' using 1:2:(sprintf('%%.0f',$2)) with labels "
+                       "offset 0,1\n" % date, plots)
     if plots:
-        md.append("Plots: " + ", ".join(os.path.basename(p) for p in plots))
+        copies = (blocks.copy_plots(out, plots, plots_to, date)
+                  if plots_to else [])
+        md.append("Plots, made by `%s` (the data: NAME.dat; redraw: `cd "
+                  "%s && gnuplot NAME.gp`; all of it again from "
+                  "trials.jsonl: `tools/bench.d/report.py %s`):"
+                  % (machine.get("command", "tools/bench"), out, out))
         md.append("")
-    elif summary or fdb:
+        md.append("| plot | shows | gnuplot script |%s" % (
+            " copied to |" if copies else ""))
+        md.append("|---|---|---|%s" % ("---|" if copies else ""))
+        for i, p in enumerate(plots):
+            md.append("| %s.png | %s | `gnuplot %s.gp` |%s" % (
+                p, PLOT_WHAT.get(p, ""), p,
+                " %s |" % copies[i] if copies else ""))
+        md.append("")
+    elif summary or fdb or scale_rows or lrows:
         md.append("(no plots: gnuplot missing; apt-get install gnuplot-nox)")
     with open(os.path.join(out, "results.md"), "w") as fd:
         fd.write("\n".join(md) + "\n")
     print("\n".join(md))
+    print("goals: " + ", ".join("%s %s" % (r["goal"], r["verdict"])
+                                for r in goals.rows))
 
     def hl_ratio(o):
         return ratio_med("v2v", 64, o, "mpps_ratio")

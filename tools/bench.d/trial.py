@@ -4,6 +4,10 @@
 args: TRIALS BLOCK DUT SCEN SIZE ROUND MACS PROBE_NS GEN_JSON SEARCH_JSON
       VSW_BEFORE VSW_AFTER DUT_CPP OK SCHED_BEFORE SCHED_AFTER
 
+BENCH_EXTRA (environment, optional): a JSON object of fields added to the
+record (ports, load_pct, rate_pps, zero_loss_mpps; error: why the trial
+did not run).
+
 SCHED_*: "wall_ns w:worker_wait_ns g:children_cpu_ticks s0:steal s1:steal"
 (see sched_snap in tools/bench). Reported over the generator run: share of
 time the DUT worker waited for its CPU (dut_wait_pct), share of the wall
@@ -96,9 +100,23 @@ def main():
         rec["disturbance"] = {k: round(v, 1) for k, v in dis.items()}
     except (ValueError, IndexError, KeyError, ZeroDivisionError):
         pass
+    try:
+        rec.update(json.loads(os.environ.get("BENCH_EXTRA") or "{}"))
+    except ValueError:
+        pass
     with open(trials, "a") as f:
         f.write(json.dumps(rec) + "\n")
-    if rec["status"] == "ok":
+    lat = rec.get("latency_ns") or {}
+    if rec["status"] == "ok" and block == "zeroloss":
+        print("   zero-loss %s Mpps (max %s)" % (
+            rec.get("zero_loss_mpps"), (rec.get("search") or {}).get(
+                "max_mpps")))
+    elif rec["status"] == "ok" and block == "latency":
+        print("   %.2f Mpps (offered %.2f), loss %.3f%%, latency p50 %s "
+              "p99 %s p99.9 %s ns" % (
+                  rec["rx_mpps"], rec["offered_mpps"], rec["loss_pct"],
+                  lat.get("p50"), lat.get("p99"), lat.get("p999")))
+    elif rec["status"] == "ok":
         print("   %.2f Mpps (offered %.2f), loss %.3f%%, ring-full %.0f%%, "
               "DUT %s cycles/pkt; %s" % (
                   rec["rx_mpps"], rec["offered_mpps"], rec["loss_pct"],
