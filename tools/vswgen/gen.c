@@ -64,19 +64,20 @@ static void u64_to_mac(uint64_t v, uint8_t *p)
 /* The template must lie inside the shortest frame, and fit its block. */
 _Static_assert(18 + sizeof(struct gen_hdr) <= GEN_MIN_SIZE,
 	       "struct gen_hdr too long for a 60-byte tagged frame");
-_Static_assert(GEN_MIN_SEG_ROOM >= sizeof(((struct gen_ctx *)0)->tmpl),
+_Static_assert(GEN_MIN_SEG_ROOM >= sizeof(((struct gen_pair *)0)->tmpl),
 	       "the template block must fit the first segment");
 
 /* Ethernet (+ 802.1Q) header and a zeroed gen_hdr with the fixed fields. */
-static void build_template(struct gen_ctx *c, const struct rte_ether_addr *src,
+static void build_template(struct gen_ctx *c, struct gen_pair *pp,
+			   const struct rte_ether_addr *src,
 			   const struct rte_ether_addr *dst)
 {
 	const struct gen_opts *o = c->o;
-	uint8_t *p = c->tmpl;
+	uint8_t *p = pp->tmpl;
 	struct gen_hdr h;
 	uint16_t v;
 
-	memset(c->tmpl, 0, sizeof(c->tmpl));
+	memset(pp->tmpl, 0, sizeof(pp->tmpl));
 	memcpy(p, dst, RTE_ETHER_ADDR_LEN);
 	memcpy(p + 6, src, RTE_ETHER_ADDR_LEN);
 	p += 12;
@@ -90,55 +91,123 @@ static void build_template(struct gen_ctx *c, const struct rte_ether_addr *src,
 	v = rte_cpu_to_be_16(GEN_ETHERTYPE);
 	memcpy(p, &v, 2);
 	p += 2;
-	c->hdr_off = (uint32_t)(p - c->tmpl);
+	c->hdr_off = (uint32_t)(p - pp->tmpl);
 	memset(&h, 0, sizeof(h));
 	h.magic = GEN_MAGIC;
 	h.run_id = c->run_id;
+	h.flow = pp->flow; /* --lean frames keep it; others rewrite it */
 	h.len = (uint16_t)o->size; /* the same for every frame: no cost */
-	h.flags = o->verify ? GEN_HF_PATTERN : 0;
+	h.flags = o->verify ? GEN_HF_PATTERN : o->lean ? GEN_HF_LEAN : 0;
 	memcpy(p, &h, sizeof(h));
 	c->tmpl_len = c->hdr_off + sizeof(h);
 }
 
-static int tx_mac_port(const struct gen_ctx *c)
+/* The port whose MAC a pair's frames carry as source. */
+static int tx_mac_port(const struct gen_pair *pp)
 {
-	return c->tx_port != GEN_PORT_NONE ? c->tx_port : c->rx_port;
+	return pp->tx_port != GEN_PORT_NONE ? pp->tx_port : pp->rx_port;
+}
+
+/* --lean: one frame, written once into an mbuf of a pair's tx pool. */
+static void lean_obj_init(struct rte_mempool *mp, void *arg, void *obj,
+			  unsigned int idx)
+{
+	const struct gen_pair *pp = arg;
+	struct rte_mbuf *m = obj;
+	uint8_t *p = (uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM;
+
+	(void)mp;
+	(void)idx;
+	memset(p, 0, m->buf_len - RTE_PKTMBUF_HEADROOM);
+	memcpy(p, pp->tmpl, sizeof(pp->tmpl));
+}
+
+/*
+ * --lean: a pool per sending pair whose frames are complete from the
+ * start. Only the switch reads their data (vhost copies it out), so the
+ * sender never writes a frame's cache lines again: per frame it resets the
+ * mbuf header (its own line) and sets two lengths. Enough mbufs for a full
+ * tx ring, bursts in flight and the lcore cache.
+ */
+static int lean_pools(struct gen_ctx *c)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct gen_pair *pp;
+	uint16_t room;
+	uint16_t i;
+
+	room = (uint16_t)RTE_ALIGN_CEIL(RTE_PKTMBUF_HEADROOM + c->o->size, 64);
+	for (i = 0; i < c->npairs; i++) {
+		pp = &c->pair[i];
+		if (pp->tx_port < 0)
+			continue;
+		snprintf(name, sizeof(name), "vswgen-lean%u", i);
+		pp->tx_mp =
+			rte_pktmbuf_pool_create(name, GEN_LEAN_MBUFS, 256, 0,
+						room, (int)rte_socket_id());
+		if (pp->tx_mp == NULL) {
+			fprintf(stderr,
+				"vswgen: --lean: cannot create pool %s: %s\n",
+				name, rte_strerror(rte_errno));
+			return -1;
+		}
+		rte_mempool_obj_iter(pp->tx_mp, lean_obj_init, pp);
+	}
+	return 0;
 }
 
 int gen_ctx_init(struct gen_ctx *c)
 {
 	const struct gen_opts *o = c->o;
-	struct rte_ether_addr src, dst = o->dst_mac;
-	int port = tx_mac_port(c);
+	struct rte_ether_addr src, dst;
+	struct gen_pair *pp;
+	uint16_t i;
+	int port;
 
-	/* Two ports: send to the receiving port's own address by default. */
-	if (!o->dst_mac_set && c->rx_port >= 0 && c->tx_port >= 0 &&
-	    c->rx_port != c->tx_port)
-		rte_eth_macaddr_get((uint16_t)c->rx_port, &dst);
-	memset(&src, 0, sizeof(src));
-	if (o->src_mac_set)
-		src = o->src_mac;
-	else if (port >= 0)
-		rte_eth_macaddr_get((uint16_t)port, &src);
-	c->src_base = mac_to_u64(&src);
 	c->hz = rte_get_tsc_hz();
 	c->ns_per_cycle = 1e9 / (double)c->hz;
 	c->run_id = (uint32_t)rte_rand();
-	c->nflows = o->macs < GEN_MAX_FLOWS ? o->macs : GEN_MAX_FLOWS;
+	/* --pairs: one flow per pair (--macs 1). */
+	c->nflows = o->pairs		      ? c->npairs
+		    : o->macs < GEN_MAX_FLOWS ? o->macs
+					      : GEN_MAX_FLOWS;
 	c->seg_room = rte_pktmbuf_data_room_size(c->mp) - RTE_PKTMBUF_HEADROOM;
 	c->tx_segs = gen_segs(o->size, c->seg_room);
 	c->tx_slow = c->tx_segs > 1 || o->verify;
 	c->flows = calloc(c->nflows, sizeof(*c->flows));
 	if (c->flows == NULL)
 		return -1;
-	build_template(c, &src, &dst);
-	return 0;
+	for (i = 0; i < c->npairs; i++) {
+		pp = &c->pair[i];
+		port = tx_mac_port(pp);
+		pp->flow = o->pairs ? i : 0;
+		/* Two ports: send to the receiver's own address by default. */
+		dst = o->dst_mac;
+		if (!o->dst_mac_set && pp->rx_port >= 0 && pp->tx_port >= 0 &&
+		    pp->rx_port != pp->tx_port)
+			rte_eth_macaddr_get((uint16_t)pp->rx_port, &dst);
+		memset(&src, 0, sizeof(src));
+		if (o->src_mac_set)
+			src = o->src_mac;
+		else if (port >= 0)
+			rte_eth_macaddr_get((uint16_t)port, &src);
+		pp->src_base = mac_to_u64(&src);
+		build_template(c, pp, &src, &dst);
+	}
+	return o->lean ? lean_pools(c) : 0;
 }
 
+/* After the ports are closed: their rings may hold --lean pools' mbufs. */
 void gen_ctx_free(struct gen_ctx *c)
 {
+	uint16_t i;
+
 	free(c->flows);
 	c->flows = NULL;
+	for (i = 0; i < c->npairs; i++) {
+		rte_mempool_free(c->pair[i].tx_mp);
+		c->pair[i].tx_mp = NULL;
+	}
 }
 
 /* Iterates source MAC index and flow together without a division. */
@@ -162,8 +231,9 @@ static inline void cursor_next(const struct gen_ctx *c, struct mac_cursor *k)
  * announcements (no vswgen magic). Returns the number built (0 when the
  * pool is empty).
  */
-static unsigned int build_burst(struct gen_ctx *c, struct rte_mbuf **m,
-				unsigned int n, struct mac_cursor *k, bool hdr)
+static unsigned int build_burst(struct gen_ctx *c, const struct gen_pair *pp,
+				struct rte_mbuf **m, unsigned int n,
+				struct mac_cursor *k, bool hdr)
 {
 	const uint32_t size = c->o->size;
 	const uint64_t tsc = rte_rdtsc();
@@ -179,16 +249,16 @@ static unsigned int build_burst(struct gen_ctx *c, struct rte_mbuf **m,
 	for (i = 0; i < n; i++) {
 		p = rte_pktmbuf_mtod(m[i], uint8_t *);
 		/* Whole template: first segments hold >= GEN_MIN_SEG_ROOM. */
-		memcpy(p, c->tmpl, sizeof(c->tmpl));
+		memcpy(p, pp->tmpl, sizeof(pp->tmpl));
 		m[i]->data_len = (uint16_t)size;
 		m[i]->pkt_len = size;
 		if (many)
-			u64_to_mac(c->src_base + k->mac, p + 6);
+			u64_to_mac(pp->src_base + k->mac, p + 6);
 		h = (struct gen_hdr *)(p + c->hdr_off);
 		if (hdr) {
 			h->trial = c->trial;
-			h->flow = k->flow;
-			h->seq = c->tx_seq[k->flow]++;
+			h->flow = pp->flow + k->flow;
+			h->seq = c->tx_seq[pp->flow + k->flow]++;
 			h->tsc = tsc;
 		} else {
 			h->magic = 0;
@@ -203,12 +273,12 @@ static unsigned int build_burst(struct gen_ctx *c, struct rte_mbuf **m,
 }
 
 /* Send what was built; count and free what the ring did not take. */
-static void send_burst(struct gen_ctx *c, struct rte_mbuf **m, unsigned int n,
+static void send_burst(uint16_t port, struct rte_mbuf **m, unsigned int n,
 		       struct trial_stats *s)
 {
 	uint16_t sent;
 
-	sent = rte_eth_tx_burst((uint16_t)c->tx_port, 0, m, (uint16_t)n);
+	sent = rte_eth_tx_burst(port, 0, m, (uint16_t)n);
 	s->tx_packets += sent;
 	if (sent < n) {
 		s->tx_ring_full++;
@@ -217,14 +287,14 @@ static void send_burst(struct gen_ctx *c, struct rte_mbuf **m, unsigned int n,
 	}
 }
 
-/* Receive and free everything waiting on every port but skip. */
-static void drain_others(const struct gen_ctx *c, int skip)
+/* Receive and free everything waiting on every port but the skip set. */
+static void drain_others(const struct gen_ctx *c, uint64_t skip)
 {
 	struct rte_mbuf *m[GEN_MAX_BURST];
 	uint16_t p, n;
 
 	for (p = 0; p < c->nb_ports; p++) {
-		if ((int)p == skip)
+		if (skip & (1ull << p))
 			continue;
 		n = rte_eth_rx_burst(p, 0, m, GEN_MAX_BURST);
 		if (n > 0)
@@ -233,19 +303,20 @@ static void drain_others(const struct gen_ctx *c, int skip)
 }
 
 /* A few broadcasts from the rx port's own MAC, so a switch learns it. */
-static void announce_rx_port(struct gen_ctx *c, uint32_t n)
+static void announce_rx_port(struct gen_ctx *c, const struct gen_pair *pp,
+			     uint32_t n)
 {
 	struct rte_mbuf *m[GEN_MAX_BURST];
 	struct rte_ether_addr mac;
 	uint16_t sent;
 	uint8_t *p;
 
-	if (c->rx_port < 0 || c->rx_port == c->tx_port)
+	if (pp->rx_port < 0 || pp->rx_port == pp->tx_port)
 		return;
 	n = n < GEN_MAX_BURST ? n : GEN_MAX_BURST;
 	if (rte_pktmbuf_alloc_bulk(c->mp, m, n) != 0)
 		return;
-	rte_eth_macaddr_get((uint16_t)c->rx_port, &mac);
+	rte_eth_macaddr_get((uint16_t)pp->rx_port, &mac);
 	for (uint32_t i = 0; i < n; i++) {
 		p = rte_pktmbuf_mtod(m[i], uint8_t *);
 		memset(p, 0, 60);
@@ -256,37 +327,46 @@ static void announce_rx_port(struct gen_ctx *c, uint32_t n)
 		m[i]->data_len = 60;
 		m[i]->pkt_len = 60;
 	}
-	sent = rte_eth_tx_burst((uint16_t)c->rx_port, 0, m, (uint16_t)n);
+	sent = rte_eth_tx_burst((uint16_t)pp->rx_port, 0, m, (uint16_t)n);
 	if (sent < n)
 		rte_pktmbuf_free_bulk(m + sent, n - sent);
 }
 
-void gen_announce(struct gen_ctx *c)
+/* --announce frames from every source MAC of a pair, then its receiver. */
+static void announce_pair(struct gen_ctx *c, const struct gen_pair *pp)
 {
 	struct rte_mbuf *m[GEN_MAX_BURST];
 	struct trial_stats s;
 	struct mac_cursor k = {0, 0};
 	uint32_t left = c->o->announce, n;
-	int port = tx_mac_port(c), saved = c->tx_port;
-	uint64_t end;
+	int port = tx_mac_port(pp);
 
-	if (left == 0 || port < 0)
+	if (port < 0)
 		return;
-	c->tx_port = port;
 	memset(&s, 0, sizeof(s));
 	while (left > 0 && !gen_stop) {
 		n = left < c->o->burst ? left : c->o->burst;
-		n = build_burst(c, m, n, &k, false);
+		n = build_burst(c, pp, m, n, &k, false);
 		if (n > 0)
-			send_burst(c, m, n, &s);
+			send_burst((uint16_t)port, m, n, &s);
 		left -= n;
-		drain_others(c, -1);
+		drain_others(c, 0);
 	}
-	c->tx_port = saved;
-	announce_rx_port(c, c->o->announce);
+	announce_rx_port(c, pp, c->o->announce);
+}
+
+void gen_announce(struct gen_ctx *c)
+{
+	uint64_t end;
+	uint16_t i;
+
+	if (c->o->announce == 0)
+		return;
+	for (i = 0; i < c->npairs && !gen_stop; i++)
+		announce_pair(c, &c->pair[i]);
 	end = rte_rdtsc() + c->hz / 10;
 	while (rte_rdtsc() < end && !gen_stop) {
-		drain_others(c, -1);
+		drain_others(c, 0);
 		usleep(1000);
 	}
 }
@@ -421,6 +501,8 @@ static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 		 * register until the end of the burst.
 		 */
 		segs_max = RTE_MAX(segs_max, m[i]->nb_segs);
+		if (unlikely(h->flags & GEN_HF_LEAN))
+			continue; /* another vswgen's: no time stamp */
 		tsc = h->tsc;
 		hist_add(&s->lat, now > tsc ? (uint64_t)((double)(now - tsc) *
 							 c->ns_per_cycle)
@@ -433,13 +515,33 @@ static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
 	rte_pktmbuf_free_bulk(m, n);
 }
 
+/*
+ * --lean receive: count frames and bytes from the mbuf headers (the
+ * receive path has just written them) and free; the frame data, written
+ * by the switch's core, is never read. Everything on a receiving port
+ * counts: announcements are over before a trial starts.
+ */
+static void rx_count_lean(struct rte_mbuf **m, uint16_t n,
+			  struct trial_stats *s)
+{
+	uint64_t bytes = 0;
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		bytes += m[i]->pkt_len;
+	s->rx_total += n;
+	s->rx_packets += n;
+	s->rx_l1_bytes += bytes + (uint64_t)n * GEN_L1_OVERHEAD;
+	rte_pktmbuf_free_bulk(m, n);
+}
+
 void gen_send_burst(struct gen_ctx *c, struct rte_mbuf **m, unsigned int n,
 		    struct trial_stats *s)
 {
-	send_burst(c, m, n, s);
+	send_burst((uint16_t)c->tx_port, m, n, s);
 }
 
-/* TX pacing state of one trial. */
+/* TX pacing state of one pair in one trial. */
 struct pacer {
 	uint64_t start;
 	double per_cycle; /* packets per TSC cycle; 0: unpaced */
@@ -448,9 +550,26 @@ struct pacer {
 	struct mac_cursor k;
 };
 
-/* One TX step: send a burst if the pacer says it is due. */
-static void tx_step(struct gen_ctx *c, struct pacer *pc, uint64_t now,
-		    struct trial_stats *s)
+/* --lean: n prebuilt frames of the pair's pool; 0 when it is empty. */
+static unsigned int lean_burst(const struct gen_ctx *c,
+			       const struct gen_pair *pp, struct rte_mbuf **m,
+			       unsigned int n)
+{
+	const uint32_t size = c->o->size;
+	unsigned int i;
+
+	if (rte_pktmbuf_alloc_bulk(pp->tx_mp, m, n) != 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		m[i]->data_len = (uint16_t)size;
+		m[i]->pkt_len = size;
+	}
+	return n;
+}
+
+/* One TX step of a pair: send a burst if its pacer says it is due. */
+static void tx_step(struct gen_ctx *c, const struct gen_pair *pp,
+		    struct pacer *pc, uint64_t now, struct trial_stats *s)
 {
 	struct rte_mbuf *m[GEN_MAX_BURST];
 	uint64_t want = c->o->burst, due;
@@ -458,16 +577,34 @@ static void tx_step(struct gen_ctx *c, struct pacer *pc, uint64_t now,
 
 	if (pc->limit && pc->limit - pc->attempted < want)
 		want = pc->limit - pc->attempted;
+	if (want == 0)
+		return;
 	if (pc->per_cycle > 0) {
 		due = (uint64_t)((double)(now - pc->start) * pc->per_cycle);
 		if (due < pc->attempted + want)
 			return;
 	}
-	n = build_burst(c, m, (unsigned int)want, &pc->k, true);
+	if (pp->tx_mp != NULL)
+		n = lean_burst(c, pp, m, (unsigned int)want);
+	else
+		n = build_burst(c, pp, m, (unsigned int)want, &pc->k, true);
 	if (n == 0)
 		return;
-	send_burst(c, m, n, s);
+	send_burst((uint16_t)pp->tx_port, m, n, s);
 	pc->attempted += n;
+}
+
+/* Every pair's --count reached (false without --count). */
+static bool pacers_done(const struct pacer *pc, uint16_t n)
+{
+	uint16_t i;
+
+	if (pc[0].limit == 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (pc[i].attempted < pc[i].limit)
+			return false;
+	return true;
 }
 
 static void progress_line(const struct gen_ctx *c, const struct trial_stats *s,
@@ -497,55 +634,67 @@ void gen_reset_trial(struct gen_ctx *c, struct trial_stats *s)
 }
 
 /*
- * One trial: for `duration` seconds (or until --count frames) send at
- * `rate` (0: as fast as the ring takes them) when `send`, receive all the
- * time, then keep receiving --drain-ms. TX and RX share this lcore: each
- * pass does one tx step and one rx burst. The loop is kept in one function
- * so the hot path has no indirect calls.
+ * One trial: for `duration` seconds (or until --count frames per pair)
+ * send at `rate` (0: as fast as the rings take them; with --pairs the
+ * total, split evenly) when `send`, receive all the time, then keep
+ * receiving --drain-ms. TX and RX share this lcore: each pass does, pair
+ * after pair, one tx step and one rx burst. The loop is kept in one
+ * function so the hot path has no indirect calls.
  */
 void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 		   struct trial_stats *s)
 {
 	struct rte_mbuf *m[GEN_MAX_BURST];
+	struct pacer pc[GEN_MAX_PAIRS];
+	const bool lean = c->o->lean;
+	const struct gen_pair *pp;
 	struct trial_stats last;
-	struct pacer pc;
-	uint64_t now, tx_end, drain_end = 0, next_prog;
+	uint64_t now, start, tx_end, drain_end = 0, next_prog;
 	bool tx_open = true;
 	uint32_t pass = 0;
-	uint16_t n;
+	uint16_t n, got, i;
 
 	gen_reset_trial(c, s);
-	memset(&pc, 0, sizeof(pc));
-	pc.limit = c->o->count;
-	pc.per_cycle = (double)rate / (double)c->hz;
-	send = send && c->tx_port >= 0;
+	memset(pc, 0, sizeof(pc[0]) * c->npairs);
 	memset(&last, 0, offsetof(struct trial_stats, lat));
-	pc.start = rte_rdtsc();
-	tx_end = pc.start + (uint64_t)(duration * (double)c->hz);
-	next_prog = pc.start + c->hz;
+	start = rte_rdtsc();
+	for (i = 0; i < c->npairs; i++) {
+		pc[i].limit = c->o->count;
+		pc[i].per_cycle = (double)rate / c->npairs / (double)c->hz;
+		pc[i].start = start;
+	}
+	tx_end = start + (uint64_t)(duration * (double)c->hz);
+	next_prog = start + c->hz;
 	for (;;) {
 		now = rte_rdtsc();
-		if (tx_open && (now >= tx_end || gen_stop ||
-				(pc.limit && pc.attempted >= pc.limit))) {
+		if (tx_open &&
+		    (now >= tx_end || gen_stop || pacers_done(pc, c->npairs))) {
 			tx_open = false;
-			s->duration_s =
-				(double)(now - pc.start) / (double)c->hz;
+			s->duration_s = (double)(now - start) / (double)c->hz;
 			drain_end = now + c->hz * c->o->drain_ms / 1000;
 		}
-		if (tx_open && send)
-			tx_step(c, &pc, now, s);
-		else if (!tx_open && (now >= drain_end || gen_stop))
+		if (!tx_open && (now >= drain_end || gen_stop))
 			break;
-		n = 0;
-		if (c->rx_port >= 0) {
-			n = rte_eth_rx_burst((uint16_t)c->rx_port, 0, m,
+		got = 0;
+		for (i = 0; i < c->npairs; i++) {
+			pp = &c->pair[i];
+			if (tx_open && send && pp->tx_port >= 0)
+				tx_step(c, pp, &pc[i], now, s);
+			if (pp->rx_port < 0)
+				continue;
+			n = rte_eth_rx_burst((uint16_t)pp->rx_port, 0, m,
 					     GEN_MAX_BURST);
-			if (n > 0)
+			if (n == 0)
+				continue;
+			got += n;
+			if (lean)
+				rx_count_lean(m, n, s);
+			else
 				rx_account(c, m, n, s);
 		}
-		if (c->rx_port >= 0 && (++pass % GEN_DRAIN_EVERY) == 0)
-			drain_others(c, c->rx_port);
-		if (n == 0 && c->o->poll_sleep_us)
+		if (c->rx_ports && (++pass % GEN_DRAIN_EVERY) == 0)
+			drain_others(c, c->rx_ports);
+		if (got == 0 && c->o->poll_sleep_us)
 			rte_delay_us_sleep(c->o->poll_sleep_us);
 		if (c->progress && now >= next_prog) {
 			progress_line(c, s, &last, 1.0);

@@ -150,7 +150,9 @@ make_pool(uint16_t nb_ports, const struct gen_opts *o, unsigned int *count)
 {
 	unsigned int segs =
 		gen_segs(o->size, o->mbuf_size - RTE_PKTMBUF_HEADROOM);
-	unsigned int n = nb_ports * 2u * NB_DESC + (segs - 1) * NB_DESC +
+	/* --lean: the tx rings hold the pairs' own pools' mbufs. */
+	unsigned int rings = o->lean ? 1u : 2u;
+	unsigned int n = nb_ports * rings * NB_DESC + (segs - 1) * NB_DESC +
 			 4 * GEN_MAX_BURST * segs +
 			 2 * MBUF_CACHE * rte_lcore_count();
 	unsigned int size = MIN_MBUFS;
@@ -163,6 +165,29 @@ make_pool(uint16_t nb_ports, const struct gen_opts *o, unsigned int *count)
 				       (int)rte_socket_id());
 }
 
+/* --pairs: port 2k sends to port 2k+1. -1: usage error. */
+static int resolve_pairs(struct gen_ctx *c)
+{
+	uint16_t i;
+
+	if (c->nb_ports < 2 || c->nb_ports % 2 != 0) {
+		fprintf(stderr,
+			"vswgen: --pairs needs an even number of ports "
+			"(port 2k sends to port 2k+1), not %u\n",
+			c->nb_ports);
+		return -1;
+	}
+	c->npairs = c->nb_ports / 2;
+	for (i = 0; i < c->npairs; i++) {
+		c->pair[i].tx_port = 2 * i;
+		c->pair[i].rx_port = 2 * i + 1;
+		c->rx_ports |= 1ull << (2 * i + 1);
+	}
+	c->tx_port = 0;
+	c->rx_port = 1;
+	return 0;
+}
+
 /* Resolve default ports and check they exist. -1: usage error. */
 static int resolve_ports(struct gen_ctx *c, const struct gen_opts *o)
 {
@@ -171,6 +196,8 @@ static int resolve_ports(struct gen_ctx *c, const struct gen_opts *o)
 				"(e.g. net_virtio_user0,path=SOCK)\n");
 		return -1;
 	}
+	if (o->pairs)
+		return resolve_pairs(c);
 	c->tx_port = o->tx_port == GEN_PORT_DEFAULT ? 0 : o->tx_port;
 	c->rx_port = o->rx_port;
 	if (o->rx_port == GEN_PORT_DEFAULT)
@@ -187,6 +214,11 @@ static int resolve_ports(struct gen_ctx *c, const struct gen_opts *o)
 			c->rx_port, c->nb_ports);
 		return -1;
 	}
+	c->npairs = 1;
+	c->pair[0].tx_port = c->tx_port;
+	c->pair[0].rx_port = c->rx_port;
+	if (c->rx_port >= 0)
+		c->rx_ports = 1ull << c->rx_port;
 	return 0;
 }
 
@@ -409,8 +441,8 @@ static int run(const struct gen_opts *o)
 		if (!gen_stop)
 			rc = o->search ? search_mode(c) : trial_mode(c);
 	}
-	gen_ctx_free(c);
 	ports_stop(c);
+	gen_ctx_free(c);
 	free(c);
 	return rc;
 }

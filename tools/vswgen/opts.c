@@ -37,6 +37,8 @@ enum {
 	OPT_POLL_SLEEP,
 	OPT_JSON,
 	OPT_QUIET,
+	OPT_PAIRS,
+	OPT_LEAN,
 	OPT_SEARCH,
 	OPT_SEARCH_TRIAL,
 	OPT_LOSS_TOL,
@@ -71,6 +73,8 @@ static const struct option long_opts[] = {
 	{"poll-sleep-us", required_argument, NULL, OPT_POLL_SLEEP},
 	{"json", no_argument, NULL, OPT_JSON},
 	{"quiet", no_argument, NULL, OPT_QUIET},
+	{"pairs", no_argument, NULL, OPT_PAIRS},
+	{"lean", no_argument, NULL, OPT_LEAN},
 	{"search", no_argument, NULL, OPT_SEARCH},
 	{"search-trial", required_argument, NULL, OPT_SEARCH_TRIAL},
 	{"loss-tolerance", required_argument, NULL, OPT_LOSS_TOL},
@@ -140,7 +144,15 @@ void gen_usage(FILE *f)
 	      "  --rr-timeout-ms MS   re-send a request unanswered after MS ms "
 	      "(default 100)\n"
 	      "  --reflect            send every vswgen frame received back to "
-	      "its sender\n",
+	      "its sender\n"
+	      "  --pairs              with 2N ports: port 2k sends to port "
+	      "2k+1, all at once\n"
+	      "                       (--rate is the total; --count is per "
+	      "pair)\n"
+	      "  --lean               throughput only: frames prebuilt once, "
+	      "received frames\n"
+	      "                       counted, not read (no latency, reorder "
+	      "or duplicates)\n",
 	      f);
 }
 
@@ -257,6 +269,12 @@ static int parse_flag_or_addr(int c, const char *arg, struct gen_opts *o)
 		return 0;
 	case OPT_QUIET:
 		o->quiet = true;
+		return 0;
+	case OPT_PAIRS:
+		o->pairs = true;
+		return 0;
+	case OPT_LEAN:
+		o->lean = true;
 		return 0;
 	case OPT_SEARCH:
 		o->search = true;
@@ -396,6 +414,33 @@ static int check_rr_combinations(const struct gen_opts *o)
 	return 0;
 }
 
+/* --pairs and --lean. */
+static int check_pairs_lean(const struct gen_opts *o)
+{
+	if (o->pairs &&
+	    (o->tx_port != GEN_PORT_DEFAULT || o->rx_port != GEN_PORT_DEFAULT ||
+	     o->src_mac_set || o->dst_mac_set || o->macs > 1 || o->rx_only ||
+	     o->rr > 0 || o->reflect || o->rx_intr)) {
+		fprintf(stderr,
+			"vswgen: --pairs sets the ports and MACs itself: it "
+			"excludes --tx-port, --rx-port, --src-mac, --dst-mac, "
+			"--macs, --rx-only, --rr, --reflect and --rx-mode "
+			"interrupt\n");
+		return -1;
+	}
+	if (o->lean && (o->verify || o->macs > 1 || o->rr > 0 || o->reflect ||
+			o->rx_intr || o->latency_at > 0 ||
+			o->size + RTE_PKTMBUF_HEADROOM > o->mbuf_size)) {
+		fprintf(stderr,
+			"vswgen: --lean sends one prebuilt frame that fits one "
+			"mbuf and measures no latency: it excludes --verify, "
+			"--macs, --rr, --reflect, --rx-mode interrupt, "
+			"--latency-at and chained --size\n");
+		return -1;
+	}
+	return 0;
+}
+
 static int check_combinations(const struct gen_opts *o)
 {
 	if (o->test_corrupt > 0 && !o->verify) {
@@ -411,6 +456,8 @@ static int check_combinations(const struct gen_opts *o)
 		fprintf(stderr, "vswgen: --search needs a tx and an rx port\n");
 		return -1;
 	}
+	if (check_pairs_lean(o) < 0)
+		return -1;
 	return check_rr_combinations(o);
 }
 

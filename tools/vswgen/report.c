@@ -65,6 +65,10 @@ void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s)
 	printf("lost          %" PRIu64 " (%.4f%%), reordered %" PRIu64
 	       ", duplicates %" PRIu64 "\n",
 	       r.lost, r.loss_pct, s->reordered, s->duplicates);
+	if (c->o->lean) {
+		printf("latency       not measured (--lean)\n");
+		return;
+	}
 	printf("latency ns    p50 %" PRIu64 "  p90 %" PRIu64 "  p99 %" PRIu64
 	       "  p99.9 %" PRIu64 "  max %" PRIu64 "  (%" PRIu64 " samples)\n",
 	       r.p50, r.p90, r.p99, r.p999, s->lat.max, s->lat.count);
@@ -98,6 +102,12 @@ void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
 		r.rx_bytes, s->rx_segs_max, c->o->mbuf_size,
 		c->o->verify ? "true" : "false", s->verified, s->payload_errors,
 		s->len_errors, s->test_corrupted);
+	fprintf(f, ",\"pairs\":%u,\"lean\":%s", c->npairs,
+		c->o->lean ? "true" : "false");
+	if (c->o->lean) { /* no time stamps: no latency */
+		fprintf(f, ",\"latency_ns\":null");
+		return;
+	}
 	fprintf(f,
 		",\"latency_ns\":{\"p50\":%" PRIu64 ",\"p90\":%" PRIu64
 		",\"p99\":%" PRIu64 ",\"p999\":%" PRIu64 ",\"max\":%" PRIu64

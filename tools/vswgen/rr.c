@@ -137,7 +137,7 @@ static struct rte_mbuf *rr_request(struct gen_ctx *c, uint32_t i, uint64_t seq,
 	if (m == NULL)
 		return NULL;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	memcpy(p, c->tmpl, sizeof(c->tmpl));
+	memcpy(p, c->pair[0].tmpl, sizeof(c->pair[0].tmpl));
 	m->data_len = (uint16_t)c->o->size;
 	m->pkt_len = c->o->size;
 	h = (struct gen_hdr *)(p + c->hdr_off);
@@ -196,8 +196,8 @@ static void rr_response(struct gen_ctx *c, struct rr_slot *slot,
 	hist_add(&s->lat,
 		 (uint64_t)((double)(now - sl->sent) * c->ns_per_cycle));
 	s->rr_transactions++;
-	if ((c->tmpl[0] & 1) && !c->o->dst_mac_set)
-		memcpy(c->tmpl, p + 6, RTE_ETHER_ADDR_LEN);
+	if ((c->pair[0].tmpl[0] & 1) && !c->o->dst_mac_set)
+		memcpy(c->pair[0].tmpl, p + 6, RTE_ETHER_ADDR_LEN);
 	rr_next(c, sl, h->flow, now, out, n, s);
 }
 

@@ -58,6 +58,8 @@ struct gen_hdr {
 
 /* The payload after struct gen_hdr holds the pattern (sent with --verify). */
 #define GEN_HF_PATTERN 0x0001
+/* A --lean frame: prebuilt once, no sequence number or timestamp. */
+#define GEN_HF_LEAN 0x0002
 
 struct gen_opts {
 	int tx_port; /* GEN_PORT_DEFAULT, GEN_PORT_NONE or a port id */
@@ -92,6 +94,8 @@ struct gen_opts {
 	uint32_t rr;	   /* --rr window; 0: not a request/response run */
 	uint32_t rr_timeout_ms;
 	bool reflect; /* --reflect: send every vswgen frame back */
+	bool pairs;   /* --pairs: port 2k sends to port 2k+1 */
+	bool lean;    /* --lean: prebuilt frames, counters only */
 };
 
 /* Log-linear histogram: 64 sub-buckets per power of two (~1.6 %). */
@@ -154,22 +158,41 @@ struct flow_rx {
 	uint64_t win[GEN_SEQ_WINDOW / 64];
 };
 
+/* Most pairs: one port each way, RTE_MAX_ETHPORTS ports in all. */
+#define GEN_MAX_PAIRS (RTE_MAX_ETHPORTS / 2)
+/* --lean: mbufs per sending pair (a 1024-entry tx ring, bursts, cache). */
+#define GEN_LEAN_MBUFS 4095
+
+/*
+ * One sender and its receiver. Without --pairs there is one pair: the
+ * --tx-port and --rx-port (either may be GEN_PORT_NONE, or both the same).
+ */
+struct gen_pair {
+	int tx_port;
+	int rx_port;
+	uint32_t flow;	   /* first flow of this pair's frames */
+	uint64_t src_base; /* first source MAC as a 48-bit number */
+	uint8_t tmpl[64];  /* copied whole (64 bytes) into every frame */
+	struct rte_mempool *tx_mp; /* --lean: frames prebuilt at creation */
+};
+
 /* Everything the trial loop needs; lives for the whole process. */
 struct gen_ctx {
 	const struct gen_opts *o;
 	struct rte_mempool *mp;
 	uint16_t nb_ports;
-	int tx_port; /* resolved: GEN_PORT_NONE or an id */
+	int tx_port; /* resolved: GEN_PORT_NONE or an id (pair 0's) */
 	int rx_port;
+	struct gen_pair pair[GEN_MAX_PAIRS];
+	uint16_t npairs;
+	uint64_t rx_ports; /* bit per port that is some pair's receiver */
 	uint64_t hz;
 	double ns_per_cycle; /* 1e9 / hz: latency without a division */
 	uint32_t run_id;
 	uint32_t trial;
-	uint64_t src_base; /* first source MAC as a 48-bit number */
 	uint32_t nflows;
 	uint32_t hdr_off; /* offset of struct gen_hdr in the frame */
 	uint32_t tmpl_len;
-	uint8_t tmpl[64];  /* copied whole (64 bytes) into every frame */
 	uint32_t seg_room; /* frame bytes one mbuf holds */
 	uint32_t tx_segs;  /* segments of one --size frame */
 	bool tx_slow;	   /* frames need gen_tx_complete() (chain, pattern) */
@@ -239,7 +262,9 @@ static inline const struct gen_hdr *find_hdr(struct rte_mbuf *m)
 }
 
 void gen_reset_trial(struct gen_ctx *c, struct trial_stats *s);
-/* Send n frames on the tx port as the trial loop does (count, free rest). */
+/* Send n frames on pair 0's tx port as the trial loop does (count, free
+ * the rest).
+ */
 void gen_send_burst(struct gen_ctx *c, struct rte_mbuf **m, unsigned int n,
 		    struct trial_stats *s);
 

@@ -1,0 +1,91 @@
+#!/bin/bash
+# Objective: vswgen --pairs and --lean. Four pairs of guest ports (one
+# vswgen, 8 virtio-user ports) through vsw at once: every pair's frames
+# leave by its own receiver's vhost port and nowhere else (vsw's port
+# counters), the generator's totals match vsw's, for the normal frames
+# (sequence checked: no reordering, exact loss) and the prebuilt --lean
+# frames (counted, latency_ns null). A single --lean pair too. Bad
+# combinations are usage errors. Functional only: no rate is asserted.
+. "$(dirname "$0")/lib.sh"
+
+PORTS=(a b c d e f g h)
+CFG=$(vhost_config "${PORTS[@]}")
+start_vsw "$CFG"
+
+# pairs_run NAME VSWGEN_OPTS...: one vswgen, port i on vsw's PORTS[i]
+pairs_run() {
+	local name=$1 gp=${PREFIX}g$1 i v=()
+	shift
+	for i in "${!PORTS[@]}"; do
+		v+=(--vdev "$(virtio_vdev "$i" "$RUN/${PORTS[$i]}.sock")")
+	done
+	# shellcheck disable=SC2046
+	dpdk_bg "$gp" "$T/$name.json" "$T/$name.log" \
+		"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) --single-file-segments \
+		--no-pci "${v[@]}" -- --pairs --announce 3 --json --quiet "$@"
+	reap_pid "$BG_PID" || fail "vswgen $name: $(tail -3 "$T/$name.log")"
+}
+
+# check_pairs NAME: per pair, what vsw took in on the sender's port left
+# by the receiver's port only, and the generator counted all of it.
+check_pairs() {
+	local name=$1 k rx tx sum=0 txp
+	[ "$(guest_val "$name" pairs)" = 4 ] || fail "$name: pairs = $(guest_val "$name" pairs)"
+	for k in 0 1 2 3; do
+		rx=$(port_ctr "${PORTS[$((2 * k))]}" rx_packets)
+		tx=$(port_ctr "${PORTS[$((2 * k + 1))]}" tx_packets)
+		txp=$(port_ctr "${PORTS[$((2 * k))]}" tx_packets)
+		note "$name pair $k: vsw rx $rx on ${PORTS[$((2 * k))]}, tx $tx on ${PORTS[$((2 * k + 1))]}, $txp back to the sender"
+		[ "$rx" -gt 1000 ] || fail "$name pair $k: only $rx frames sent"
+		# every frame of the pair (minus a ring-full drop) at its receiver
+		[ $((tx * 100)) -ge $((rx * 95)) ] || fail "$name pair $k: $rx in, only $tx out at the receiver"
+		# not flooded: senders get only announcements
+		[ "$txp" -lt 1000 ] || fail "$name pair $k: $txp frames flooded back to the sender"
+		sum=$((sum + tx))
+	done
+	local grx
+	grx=$(guest_val "$name" rx_packets)
+	[ "$grx" -le "$sum" ] && [ $((grx * 100)) -ge $((sum * 99)) ] ||
+		fail "$name: the generator received $grx, vsw sent $sum to the receivers"
+}
+
+ctl raw /vsw/stats/clear >/dev/null
+pairs_run p4 --duration 2
+note "p4: $(jq -c '{offered_mpps, rx_mpps, lost, reordered, duplicates, lat: .latency_ns.p50}' "$T/p4.json")"
+check_pairs p4
+[ "$(guest_val p4 reordered)" = 0 ] && [ "$(guest_val p4 duplicates)" = 0 ] ||
+	fail "p4: reordered or duplicated frames"
+[ "$(guest_val p4 latency_ns.samples)" -gt 0 ] || fail "p4: no latency samples"
+
+ctl raw /vsw/stats/clear >/dev/null
+pairs_run l4 --lean --duration 2
+note "l4: $(jq -c '{offered_mpps, rx_mpps, lost, lean, latency_ns}' "$T/l4.json")"
+check_pairs l4
+[ "$(guest_val l4 lean)" = true ] && [ "$(guest_val l4 latency_ns)" = null ] ||
+	fail "l4: not reported as --lean"
+
+# one --lean pair, the usual two-port form
+run_v2v l1 --lean --duration 1
+[ "$(guest_val l1 rx_packets)" -gt 1000 ] || fail "l1: $(guest_val l1 rx_packets) received"
+[ "$(guest_val l1 pairs)" = 1 ] || fail "l1: pairs = $(guest_val l1 pairs)"
+
+# usage errors need no EAL and exit 2
+for bad in "--pairs --tx-port 1" "--pairs --macs 4" "--lean --verify" \
+	"--lean --rr" "--lean --size 4000"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$VSWGEN" -- $bad >"$T/bad.out" 2>&1 || rc=$?
+	[ "$rc" = 2 ] || fail "vswgen -- $bad: exit $rc, expected 2"
+	grep -q -- "--pairs\|--lean" "$T/bad.out" || fail "vswgen -- $bad: $(cat "$T/bad.out")"
+done
+# an odd number of ports is refused after EAL start
+gp=${PREFIX}godd
+prefix_add "$gp"
+rc=0
+# shellcheck disable=SC2046
+"$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 256) --single-file-segments --no-pci \
+	--vdev "$(virtio_vdev 0 "$RUN/a.sock")" -- --pairs >"$T/odd.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -q "even number of ports" "$T/odd.out" ||
+	fail "--pairs with one port: exit $rc: $(tail -2 "$T/odd.out")"
+stop_vsw
+echo "PASS: vswgen --pairs and --lean"

@@ -1,0 +1,31 @@
+#!/bin/bash
+# Where vsw's forwarding thread spends its cycles: v2v 64 B at the
+# generator's full rate (vswgen --lean, CPU 0), perf record of the worker
+# thread (CPU 1) for SECS seconds, the top symbols printed. With MACS > 1
+# the generator cycles over that many source MACs (the FDB's worst case).
+#   VSW_BIN=build/bin bash tools/bench.d/profile-worker.sh [SECS] [MACS]
+# Needs perf (linux-perf) and root. The report is kept in $OUT (default
+# /tmp/vsw-profile): perf.data, report.txt.
+. "$(cd "$(dirname "$0")/../.." && pwd)/tests/integration/lib.sh"
+secs=${1:-5} macs=${2:-1}
+OUT=${OUT:-/tmp/vsw-profile}
+command -v perf >/dev/null || skip "no perf (apt-get install linux-perf)"
+mkdir -p "$OUT"
+CFG=$(vhost_config a b)
+sed -i "s/^fdb-size = .*/fdb-size = $((macs * 2 > 4096 ? macs * 2 : 4096))/" "$CFG"
+start_vsw "$CFG"
+wtid=$(pin_threads "$VSW_PID" '^rte-worker-' 1 0)
+wtid=${wtid##* }
+[ -n "$wtid" ] || fail "no rte-worker thread in vsw"
+extra=()
+[ "$macs" -gt 1 ] && extra=(--macs "$macs" --announce "$macs")
+start_v2v prof --lean --duration $((secs + 4)) "${extra[@]}"
+sleep 2
+perf record -q -t "$wtid" -o "$OUT/perf.data" -- sleep "$secs" >/dev/null 2>&1 ||
+	fail "perf record failed"
+reap_pid "$GEN" || fail "generator: $(tail -3 "$T/prof.log")"
+note "generator: $(jq -c '{offered_mpps, rx_mpps, loss_pct}' "$T/prof.json")"
+perf report -i "$OUT/perf.data" --stdio --no-children --percent-limit 1 \
+	--sort symbol 2>/dev/null | grep -v '^#' | grep -v '^$' >"$OUT/report.txt"
+head -25 "$OUT/report.txt"
+stop_vsw
