@@ -34,9 +34,16 @@ def dist(t, k):
 
 
 # ---------------------------------------------------------------- scale
-def scale_summary(ok):
-    """[(ports, dut, row)], per-round ratios {(ports, other): [...]}"""
+def scale_summary(ok, machine):
+    """[(ports, dut, row)], per-round ratios {(ports, other): [...]}.
+    scale2_from_main: the 2-port point is the main block's v2v 64 B trial
+    (one pair; tools/bench does not run it twice)."""
     sc = [t for t in ok if t["block"] == "scale"]
+    if machine.get("scale2_from_main") and "2" in str(
+            machine.get("scale_ports", "")).split(","):
+        sc += [dict(t, ports=2) for t in ok if t["block"] == "main" and
+               t["scenario"] == "v2v" and t["size"] == 64 and
+               t["dut"] in SUB_DUTS]
     rows = []
     for n in sorted({t.get("ports", 2) for t in sc}):
         for d in DUT_ORDER:
@@ -72,9 +79,12 @@ def per_round_ratios(ts, keyf, field, num="vsw"):
     return out
 
 
-def scale_md(rows, ratios):
+def scale_md(rows, ratios, from_main):
     md = ["Scale (v2v 64 B, one DUT worker; N vhost-user ports = N/2 "
-          "generator pairs forwarding at once, vswgen --pairs):", "",
+          "generator pairs forwarding at once, vswgen --pairs)%s:" % (
+              "; 2 ports is the main table's v2v 64 B trial (one pair, the "
+              "same traffic)" if from_main and any(
+                  r["ports"] == 2 for r in rows) else ""), "",
           "| ports | DUT | Mpps (sum, median) | offered Mpps | loss % | "
           "DUT cycles/pkt | gen ring-full | DUT wait % | Mpps per round |",
           "|---|---|---|---|---|---|---|---|---|"]
@@ -327,7 +337,8 @@ def judge(machine, trials, summary, ratio_med, scale_rows, scale_ratios,
             ("1" in macs and str(FDB_BIG) in macs)
             else "--fdb-macs needs 1 and 1048576")
     g.add("FDB: 1M MACs < 15 % more cycles/pkt than 1", x, 15.0, figs, miss,
-          lower_is_better=True, unit="%")
+          gen_note([dict(r, dut="%d MACs" % r["macs"]) for r in fdb])
+          if x is not None else "", lower_is_better=True, unit="%")
     return g
 
 
@@ -371,7 +382,7 @@ def plot_scale(out, rows, title, plots):
                 "set datafile missing '?'\nset logscale x 2\n"
                 "set xtics (%s)\nset xlabel 'vhost-user ports (pairs x 2), "
                 "one worker'\nset ylabel '%s'\nset yrange [0:*]\n"
-                "set grid\nset key top right autotitle columnheader\n"
+                "set grid\nset key outside right top autotitle columnheader\n"
                 "set title '%s'\nplot for [i=2:%d] '%s.dat' using 1:i "
                 "with linespoints pt 7 lw 2\n" % (
                     ", ".join(str(n) for n in ports), ylabel, title,

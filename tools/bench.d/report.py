@@ -108,7 +108,7 @@ def main():
         return med([x[key] for x in ratios if x["scenario"] == sc and
                     x["size"] == sz and x["other"] == other])
 
-    scale_rows, scale_ratios = blocks.scale_summary(ok)
+    scale_rows, scale_ratios = blocks.scale_summary(ok, machine)
     zrows, zratios, lrows = blocks.latency_summary(ok)
     goals = blocks.judge(machine, trials + skipped, summary, ratio_med,
                          scale_rows, scale_ratios, zrows, zratios, lrows, fdb)
@@ -179,10 +179,11 @@ def main():
                 f(ratio_med(sc, sz, o, "cpp_ratio_other_over_vsw"))))
         md.append("")
     if scale_rows:
-        md += blocks.scale_md(scale_rows, scale_ratios)
+        md += blocks.scale_md(scale_rows, scale_ratios,
+                              machine.get("scale2_from_main"))
     if zrows or lrows:
-        md += blocks.latency_md(zrows, zratios, lrows, sorted(
-            {r["load_pct"] for r in lrows}))
+        md += blocks.latency_md(zrows, zratios, lrows, str(machine.get(
+            "latency_loads", "10,50,90")).split(","))
     if fdb:
         md.append("FDB scale (vsw, v2v, 64 B, source MACs cycled by the "
                   "generator, FDB primed by announcing every MAC):")
