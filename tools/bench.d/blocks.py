@@ -283,9 +283,10 @@ def judge(machine, trials, summary, ratio_med, scale_rows, scale_ratios,
             else "32 is not in --scale-ports (%s)" % ports)
     note = ""
     if x is not None:
-        note = gen_note([{"dut": "vsw", "tx_ring_full_share":
-                          sr[(32, "vsw")]["ring_full"],
-                          "dut_wait_pct": sr[(32, "vsw")]["dut_wait_pct"]}])
+        note = gen_note([{"dut": d, "tx_ring_full_share":
+                          sr[(32, d)]["ring_full"],
+                          "dut_wait_pct": sr[(32, d)]["dut_wait_pct"]}
+                         for d in ("vsw", "ovs-normal")])
     g.add("32 ports: vsw >= 1.5x ovs-normal", x, 1.5, figs, miss, note)
 
     # zero-loss
