@@ -199,8 +199,9 @@ class Goals:
                        "block's settings)" % d
             if all(t.get("status") != "ok" for t in ts):
                 err = (ts[-1].get("error") or "no generator output").strip()
-                return "%s: trial failed: %s" % (d, err.splitlines()[-1][:160]
-                                                 if err else "")
+                return "%s: trial%s failed: %s" % (
+                    d, "" if block != "fdb" else " at %d MACs" % ts[-1].get(
+                        "macs", 1), err.splitlines()[-1][:160] if err else "")
         return "figures missing"
 
     def add(self, goal, value, target, figures, missing, note="",
@@ -334,9 +335,12 @@ def judge(machine, trials, summary, ratio_med, scale_rows, scale_ratios,
         figs = "%s cycles/pkt at 1M MACs vs %s at 1: %+.1f %%" % (
             f(fr[FDB_BIG]["cpp"], "%.0f"), f(fr[1]["cpp"], "%.0f"), x)
     macs = str(machine.get("fdb_macs", "")).split(",")
-    miss = (g.why_missing("fdb", ["vsw"]) if "fdb" not in g.blocks or
-            ("1" in macs and str(FDB_BIG) in macs)
-            else "--fdb-macs needs 1 and 1048576")
+    miss = "--fdb-macs needs 1 and 1048576"
+    if "fdb" not in g.blocks or ("1" in macs and str(FDB_BIG) in macs):
+        whys = [g.why_missing("fdb", ["vsw"], lambda t, m=m: t.get("macs") == m)
+                for m in (1, FDB_BIG)]
+        miss = "; ".join(sorted(set(w for w in whys if w != "figures missing"))
+                         ) or "figures missing"
     g.add("FDB: 1M MACs < 15 % more cycles/pkt than 1", x, 15.0, figs, miss,
           gen_note([dict(r, dut="%d MACs" % r["macs"]) for r in fdb])
           if x is not None else "", lower_is_better=True, unit="%")
