@@ -45,6 +45,14 @@ static int apply_switch(struct vsw_switch *sw,
 				p->ops->set_kick_suppression(
 					p, sw->cfg.sw.kick_suppression);
 		}
+	if (old.call_suppression != sw->cfg.sw.call_suppression)
+		for (int i = 0; i < VSW_MAX_PORTS; i++) {
+			struct vsw_port *p = sw->ports[i];
+
+			if (p != NULL && p->ops->set_call_suppression)
+				p->ops->set_call_suppression(
+					p, sw->cfg.sw.call_suppression);
+		}
 	return 0;
 }
 
