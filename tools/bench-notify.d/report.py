@@ -603,9 +603,11 @@ def cmd_report(path, machf, outdir):
           ("seed1(ovs) RR", "seed1_ovs_rr_ratio"), ("stream", "seed1_ovs_stream_ratio"),
           ("seed2", "seed2_ratio"), ("seed3 RX", "seed3_rx_ratio")]
     parts += ["%s x%s" % (n, g(res[k], "%.2f")) for n, k in sr if res.get(k) is not None]
-    parts.append("kicks/pkt on=%s off=%s" % (g(summ.get("kpp_on"), "%.4f"), g(summ.get("kpp_off"), "%.4f")))
+    if "kpp_on" in summ or "kpp_off" in summ:
+        parts.append("kicks/pkt on=%s off=%s" % (g(summ.get("kpp_on"), "%.4f"), g(summ.get("kpp_off"), "%.4f")))
     cp = [x for x in summ.get("calls_pmd", []) if x is not None]
-    parts.append("calls/pkt(pmd)=%s" % (g(max(cp), "%.4g") if cp else "n/a"))
+    if cp:
+        parts.append("calls/pkt(pmd)=%s" % g(max(cp), "%.4g"))
     vm = summ.get("vm_by_rate", {}).get(2000)
     if vm:
         parts.append("calls/pkt(kernel@2kpps,0/50/200us)=%s" % "/".join(g(vm.get(iv), "%.3f") for iv in (0, 50, 200)))
