@@ -88,6 +88,11 @@ const struct vsw_key vsw_keys[] = {
 	 .choices = on_off, .dflt = "on", .runtime = true,
 	 .help = "on: guests are told not to kick the rings vsw polls; off "
 		 "only to measure what that saves."},
+	{"call-suppression", SW(call_suppression), .kind = VSW_KIND_CHOICE,
+	 .choices = on_off, .dflt = "on", .runtime = true,
+	 .help = "on: vsw calls (interrupts) a guest only when it asks; off: "
+		 "after every enqueue, even to a polling guest (to measure "
+		 "what suppression saves)."},
 	{"idle-threshold-us", SW(idle_threshold_us), .min = 1, .max = 1000000,
 	 .dflt = "200", .runtime = true,
 	 .help = "Adaptive: idle time before a worker sleeps."},

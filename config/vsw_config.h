@@ -68,6 +68,7 @@ struct vsw_switch_conf {
 	unsigned int tx_retries;      /* vhost enqueue retries, default 4 */
 	enum vsw_poll_mode poll_mode; /* default busy */
 	bool kick_suppression;	      /* kick-suppression, default on */
+	bool call_suppression;	      /* call-suppression, default on */
 	unsigned int fdb_size;	      /* 16..16M entries, default 65536 */
 	unsigned int fdb_aging_s;     /* 0 = never age, default 300 */
 	unsigned int mbufs;	      /* mbuf pool size, default 32767 */

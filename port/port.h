@@ -131,6 +131,12 @@ struct vsw_port_ops {
 	 * May be NULL (the port has no such notifications).
 	 */
 	void (*set_kick_suppression)(struct vsw_port *p, bool on);
+	/*
+	 * Control: @on: notify the peer (interrupt) only when it asks; off:
+	 * after every tx burst, asked or not (`set call-suppression`, to
+	 * measure).  May be NULL.
+	 */
+	void (*set_call_suppression)(struct vsw_port *p, bool on);
 	/* Control: the kind's facts for telemetry and queue upkeep. May be
 	 * NULL (vsw_port_info_get then gives the defaults). */
 	void (*info)(struct vsw_port *p, struct vsw_port_info *pi);
@@ -171,6 +177,9 @@ struct vsw_port_env {
 	 * measure what suppression saves).  Later changes go through
 	 * ops->set_kick_suppression. */
 	bool kick_suppression;
+	/* Calls only when the guest asks (call-suppression; off: after every
+	 * enqueue, to measure).  Later: ops->set_call_suppression. */
+	bool call_suppression;
 	/* vhost-user server sockets: permission bits, owner and group ("" =
 	 * unchanged); a port's own socket-* keys take precedence */
 	unsigned int socket_mode;

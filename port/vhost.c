@@ -350,6 +350,7 @@ static const struct vsw_port_ops vhost_port_ops = {
 	.rx_queues = vhost_rx_queues,
 	.drain_unpolled = vsw_vhost_drain_unpolled,
 	.set_kick_suppression = vsw_vhost_set_kick_suppression,
+	.set_call_suppression = vsw_vhost_set_call_suppression,
 	.info = vhost_info,
 };
 
@@ -404,6 +405,7 @@ static void init_fields(struct vsw_vhost_port *vp,
 	vp->nr_qp = 1;
 	vp->n_workers = env->n_workers;
 	vp->kicks_off = env->kick_suppression;
+	vp->calls_forced = !env->call_suppression;
 	vp->quiesce = env->quiesce;
 	vp->wake = env->wake;
 	for (unsigned int i = 0; i < VSW_MAX_QUEUES; i++) {

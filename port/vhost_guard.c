@@ -24,7 +24,9 @@
  * port copies each interrupt to the guest's fd; if the guest blocks that
  * write, it blocks only its own relay, and a port delete or shutdown
  * interrupts it (a signal, see vsw_call_relay_destroy) instead of
- * waiting for the guest with the control lock held.
+ * waiting for the guest with the control lock held.  Calls forced by
+ * call-suppression off take the same way: the worker marks the ring and
+ * writes the relay's force_fd (ours alone, non-blocking).
  *
  * Threads: the guard runs on the vhost-events thread, for some messages
  * with every virtqueue lock held: it takes only leaf locks (the relay's).
@@ -134,12 +136,15 @@ static uint64_t num_ok[RTE_MAX_VHOST_DEVICE];
 
 #define RELAY_STOP UINT32_MAX
 #define RELAY_WORK (UINT32_MAX - 1)
+#define RELAY_FORCE (UINT32_MAX - 2)
 #define RELAY_CLOSE_MAX (GUARD_MAX_RINGS * 4)
 
 struct vsw_call_relay {
 	pthread_t thread;
 	int epfd;
-	int ctl_fd; /* eventfd: work to do (RELAY_WORK) */
+	int ctl_fd;	      /* eventfd: work to do (RELAY_WORK) */
+	int force_fd;	      /* eventfd: forced calls (RELAY_FORCE) */
+	uint64_t force_rings; /* rings to call, bit per ring (workers set) */
 	bool stop;
 	/* under lock: per ring, our eventfd (polled) and the guest's fd */
 	pthread_mutex_t lock;
@@ -197,6 +202,34 @@ static void relay_ring(struct vsw_call_relay *r, uint32_t ring)
 		return; /* the guest's own fd: its problem */
 }
 
+/* Relay thread: the calls workers forced (call-suppression off).  The
+ * writes outside the lock, as relay_ring: a guest may block them. */
+static void relay_forced(struct vsw_call_relay *r)
+{
+	uint64_t v, one = 1, rings;
+	int guest[GUARD_MAX_RINGS];
+
+	if (read(r->force_fd, &v, sizeof(v)) < 0)
+		return;
+	rings = __atomic_exchange_n(&r->force_rings, 0, __ATOMIC_ACQ_REL);
+	pthread_mutex_lock(&r->lock);
+	memcpy(guest, r->guest, sizeof(guest));
+	pthread_mutex_unlock(&r->lock);
+	for (uint32_t i = 0; i < GUARD_MAX_RINGS; i++)
+		if ((rings >> i & 1) && guest[i] >= 0 &&
+		    write(guest[i], &one, sizeof(one)) < 0)
+			continue; /* the guest's own fd: its problem */
+}
+
+void vsw_call_relay_force(struct vsw_call_relay *r, uint32_t ring)
+{
+	uint64_t one = 1;
+
+	__atomic_fetch_or(&r->force_rings, 1ull << ring, __ATOMIC_RELEASE);
+	if (write(r->force_fd, &one, sizeof(one)) < 0)
+		return; /* a wake-up is pending already */
+}
+
 static void *relay_main(void *arg)
 {
 	struct vsw_call_relay *r = arg;
@@ -210,6 +243,8 @@ static void *relay_main(void *arg)
 			if (ev[i].data.u32 == RELAY_WORK) {
 				if (read(r->ctl_fd, &v, sizeof(v)) < 0)
 					continue;
+			} else if (ev[i].data.u32 == RELAY_FORCE) {
+				relay_forced(r);
 			} else if (ev[i].data.u32 < GUARD_MAX_RINGS) {
 				relay_ring(r, ev[i].data.u32);
 			}
@@ -254,6 +289,7 @@ struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
 {
 	struct vsw_call_relay *r = calloc(1, sizeof(*r));
 	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = RELAY_WORK};
+	struct epoll_event fev = {.events = EPOLLIN, .data.u32 = RELAY_FORCE};
 	char tname[16];
 
 	if (r == NULL)
@@ -265,13 +301,17 @@ struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
 		r->ours[i] = r->guest[i] = -1;
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	r->ctl_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (r->epfd < 0 || r->ctl_fd < 0 ||
+	r->force_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (r->epfd < 0 || r->ctl_fd < 0 || r->force_fd < 0 ||
 	    epoll_ctl(r->epfd, EPOLL_CTL_ADD, r->ctl_fd, &ev) < 0 ||
+	    epoll_ctl(r->epfd, EPOLL_CTL_ADD, r->force_fd, &fev) < 0 ||
 	    pthread_create(&r->thread, NULL, relay_main, r) != 0) {
 		if (r->epfd >= 0)
 			close(r->epfd);
 		if (r->ctl_fd >= 0)
 			close(r->ctl_fd);
+		if (r->force_fd >= 0)
+			close(r->force_fd);
 		free(r);
 		goto fail;
 	}
@@ -324,6 +364,7 @@ void vsw_call_relay_destroy(struct vsw_call_relay *r)
 	relay_reap(r);
 	close(r->epfd);
 	close(r->ctl_fd);
+	close(r->force_fd);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
 }

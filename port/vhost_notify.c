@@ -260,3 +260,9 @@ void vsw_vhost_set_kick_suppression(struct vsw_port *p, bool on)
 					     rte_vhost_get_vring_num(vp->vid));
 	pthread_mutex_unlock(&vsw_vhost_reg_lock);
 }
+
+/* Control (`set call-suppression`): workers read it once per burst. */
+void vsw_vhost_set_call_suppression(struct vsw_port *p, bool on)
+{
+	__atomic_store_n(&vhost_cast(p)->calls_forced, !on, __ATOMIC_RELAXED);
+}

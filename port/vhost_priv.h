@@ -53,6 +53,9 @@ struct vsw_vhost_port {
 	 * reg_lock; readers: vhost thread and control under reg_lock,
 	 * workers (adaptive, atomic) */
 	bool kicks_off;
+	/* call-suppression off: a call after every enqueue, asked or not;
+	 * writer: control; readers: workers (relaxed, once per burst) */
+	bool calls_forced;
 	/* vhost thread -> control: rings enabled since the last upkeep that
 	 * need the kick setting (bit per ring), and fresh duplicates of kick
 	 * eventfds to install (-1: none) */
@@ -125,6 +128,9 @@ struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
 					     size_t errlen);
 void vsw_call_relay_reset(struct vsw_call_relay *r);
 void vsw_call_relay_destroy(struct vsw_call_relay *r);
+/* Worker: have the relay call ring @ring's guest fd (call-suppression
+ * off).  Never blocks: it writes only an eventfd of the relay's own. */
+void vsw_call_relay_force(struct vsw_call_relay *r, uint32_t ring);
 
 /* vhost_rxtx.c: the datapath ops and the control thread's drain. */
 
@@ -156,5 +162,6 @@ int vsw_vhost_queue_info(struct vsw_port *p, uint16_t q,
 			 struct vsw_queue_info *qi);
 void vsw_vhost_upkeep(struct vsw_port *p);
 void vsw_vhost_set_kick_suppression(struct vsw_port *p, bool on);
+void vsw_vhost_set_call_suppression(struct vsw_port *p, bool on);
 
 #endif

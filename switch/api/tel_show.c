@@ -65,6 +65,8 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 				     vsw_poll_mode_str(cfg->sw.poll_mode));
 	rte_tel_data_add_dict_string(d, "kick_suppression",
 				     cfg->sw.kick_suppression ? "on" : "off");
+	rte_tel_data_add_dict_string(d, "call_suppression",
+				     cfg->sw.call_suppression ? "on" : "off");
 	rte_tel_data_add_dict_u64(d, "idle_threshold_us",
 				  cfg->sw.idle_threshold_us);
 	rte_tel_data_add_dict_u64(d, "max_sleep_us", cfg->sw.max_sleep_us);

@@ -22,12 +22,15 @@ void vsw_ctl_fdb_refresh(struct vsw_switch *sw)
 	vsw_fdb_set_refresh(sw->fdb, sw->cfg.sw.fdb_aging_s / 60);
 }
 
-/* The switch settings @conf in force: a table, FDB refresh, kicks. */
+/* The switch settings @conf in force: a table, FDB refresh, kicks and
+ * calls. */
 static int apply_switch(struct vsw_switch *sw,
 			const struct vsw_switch_conf *conf, char *err,
 			size_t errlen)
 {
 	struct vsw_switch_conf old = sw->cfg.sw;
+	bool kicks = old.kick_suppression != conf->kick_suppression;
+	bool calls = old.call_suppression != conf->call_suppression;
 	int rc;
 
 	sw->cfg.sw = *conf;
@@ -37,14 +40,18 @@ static int apply_switch(struct vsw_switch *sw,
 		return rc;
 	}
 	vsw_ctl_fdb_refresh(sw);
-	if (old.kick_suppression != sw->cfg.sw.kick_suppression)
-		for (int i = 0; i < VSW_MAX_PORTS; i++) {
-			struct vsw_port *p = sw->ports[i];
+	for (int i = 0; (kicks || calls) && i < VSW_MAX_PORTS; i++) {
+		struct vsw_port *p = sw->ports[i];
 
-			if (p != NULL && p->ops->set_kick_suppression)
-				p->ops->set_kick_suppression(
-					p, sw->cfg.sw.kick_suppression);
-		}
+		if (p == NULL)
+			continue;
+		if (kicks && p->ops->set_kick_suppression)
+			p->ops->set_kick_suppression(
+				p, sw->cfg.sw.kick_suppression);
+		if (calls && p->ops->set_call_suppression)
+			p->ops->set_call_suppression(
+				p, sw->cfg.sw.call_suppression);
+	}
 	return 0;
 }
 

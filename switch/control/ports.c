@@ -88,6 +88,7 @@ void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env)
 	env->n_workers = sw->n_workers;
 	env->quiesce = vsw_quiesce;
 	env->kick_suppression = sw->cfg.sw.kick_suppression;
+	env->call_suppression = sw->cfg.sw.call_suppression;
 	env->socket_mode = sw->cfg.sw.socket_mode;
 	env->socket_owner = sw->cfg.sw.socket_owner;
 	env->socket_group = sw->cfg.sw.socket_group;

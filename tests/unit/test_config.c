@@ -282,6 +282,10 @@ static void test_set_switch_key(void)
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "kick-suppression", "maybe",
 					err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "expected on or off") != NULL);
+	CHECK(cfg.sw.call_suppression);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "call-suppression", "off", err,
+					sizeof(err)) == 0);
+	CHECK(!cfg.sw.call_suppression);
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "burst", "999", err,
 					sizeof(err)) == -EINVAL);
 	CHECK(strcmp(err, "<command>: [switch] burst = \"999\": expected an "
@@ -305,7 +309,8 @@ static void test_unknown_keys(void)
 		PORT0 "[switch]\nburts = 32\n",
 		"[switch] burts = \"32\": expected a [switch] key "
 		"(burst, tx-flush-interval-us, tx-retries, "
-		"poll-mode, kick-suppression, idle-threshold-us, "
+		"poll-mode, kick-suppression, call-suppression, "
+		"idle-threshold-us, "
 		"max-sleep-us, fdb-aging-s, rebalance-interval-s, "
 		"rebalance-threshold-pct, bridge, run-dir, fdb-size, mbufs, "
 		"control, port-add-drivers, socket-mode, "

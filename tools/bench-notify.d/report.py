@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Records and report of tools/bench-notify.
 
-  report.py trial KIND EXTRA GEN BEFORE AFTER SCHED0 SCHED1  -> one JSON line
+  report.py trial KIND EXTRA GEN BEFORE AFTER SCHED0 SCHED1 MID -> one JSON line
+  report.py s1trial EXTRA SND RCV AFTER TICKS WALL_NS CLK_TCK -> one JSON line
   report.py vmtrial EXTRA GEN AFTER SAMPLE0 SAMPLE1           -> one JSON line
   report.py vmidle SAMPLE0 SAMPLE1 QUEUES_JSON                -> one JSON line
   report.py idle MODE SCHED0 SCHED1 WORKERS0 WORKERS1         -> one JSON line
   report.py show TRIALS            (the last record, short, for the log)
   report.py report TRIALS MACHINE OUTDIR
-      prints the tables (markdown) and, last, the one-line summary; writes
-      OUTDIR/results.json and OUTDIR/results.md
+      prints the tables (markdown), one line per seed, and last the
+      one-line summary; writes OUTDIR/results.json and OUTDIR/results.md
 
 SCHEDn: "<worker ns on CPU> <worker ns waiting for a CPU> <wall ns>".
 SAMPLEn: a guest line "VSW-S: UPTIME irq=N dev=BYTES PACKETS ERRS DROP ...".
@@ -128,6 +129,41 @@ def cmd_trial(kind, extra, genf, bf, af, s0, s1, midf):
     print(json.dumps(rec))
 
 
+def cmd_s1trial(extra, sndf, rcvf, af, ticks, wall_ns, clk):
+    """Seed 1: SND the requester / sender, RCV the reflector / receiver;
+    AFTER vsw's queues (empty for OVS); TICKS the receiver's CPU ticks
+    over WALL_NS of the sending part."""
+    rec = {"kind": "s1"}
+    rec.update(json.loads(extra))
+    snd = load(sndf) or {}
+    rcv = load(rcvf) or {}
+    rec["gen_ok"] = bool(snd) and bool(rcv)
+    lat = snd.get("latency_ns") or {}
+    us = lambda k: round(lat[k] / 1000, 1) if isinstance(lat.get(k), (int, float)) and lat.get("samples") else None
+    if rec.get("test", "").startswith("rr"):
+        rec.update({"tps": snd.get("rr_tps"), "timeouts": snd.get("rr_timeouts"),
+                    "lat_p50_us": us("p50"), "lat_p99_us": us("p99"), "lat_p999_us": us("p999"),
+                    "rcv_packets": rcv.get("rx_packets")})
+    else:
+        d = snd.get("duration_s")
+        rec.update({"tx_mpps": snd.get("tx_mpps"), "rcv_packets": rcv.get("rx_packets"),
+                    "rx_mpps": div(rcv.get("rx_packets"), (d or 0) * 1e6, 4)})
+    w = num(wall_ns)
+    rec["rcv_cpu_pct"] = div(100.0 * num(ticks) / num(clk), w / 1e9, 1) if w else None
+    rec["rcv_cpu_pct_loop"] = rcv.get("cpu_pct")
+    rec["rcv_wakeups"] = rcv.get("wakeups")
+    A = load(af) or {}
+    q1 = (A.get("/vsw/queues,vm1") or {}).get("q0") or {}
+    q0 = (A.get("/vsw/queues,vm0") or {}).get("q0") or {}
+    if q1:
+        rec.update({"calls_vm1": q1.get("calls"), "enqueued_vm1": q1.get("enqueued"),
+                    "calls_per_pkt": div(q1.get("calls"), q1.get("enqueued"), 4),
+                    "calls_vm0": q0.get("calls"),
+                    "calls_per_pkt_vm0": div(q0.get("calls"), q0.get("enqueued"), 4),
+                    "drop_tx_full_vm1": (A.get("/vsw/port,vm1") or {}).get("drop_tx_full")})
+    print(json.dumps(rec))
+
+
 def cmd_vmtrial(extra, genf, af, sa, sb):
     rec = {"kind": "vm"}
     rec.update(json.loads(extra))
@@ -188,7 +224,8 @@ def cmd_idle(mode, s0, s1, w0, w1):
     print(json.dumps(rec))
 
 
-SHOW = ["kind", "mode", "rate", "interval", "round", "rx_mpps", "loss_pct", "kicks_per_pkt",
+SHOW = ["kind", "dut", "test", "rx_mode", "mode", "rate", "interval", "round", "tps", "tx_mpps", "rx_mpps",
+        "rcv_cpu_pct", "calls_per_pkt_vm0", "timeouts", "loss_pct", "kicks_per_pkt",
         "calls_per_pkt", "pkts_per_enqueue", "pkts_per_flush", "cyc_per_pkt", "lat_p50_us",
         "lat_p99_us", "worker_cpu_pct", "worker_wait_pct", "sent", "guest_rx", "guest_irqs",
         "drop_tx_full", "irqs_per_s", "guest_wants", "wants_vm0", "wants_vm1"]
@@ -229,6 +266,158 @@ def rate_name(r):
     return "max" if r == 0 else ("%g Mpps" % (r / 1e6) if r >= 1e6 else "%g kpps" % (r / 1e3))
 
 
+# ---------------------------------------------------------------- the seeds
+SEED1 = {"rr": (1950, 7418), "stream": 3.47}
+SEED2 = (2.0, 3.0)
+SEED3 = {"rx": (2.08, 2.41), "tx": (1.35, 1.44)}
+TIMER = 50  # the seed line compares the bottom half with this timer
+
+
+def ratio(a, b, nd=2):
+    return div(a, b, nd)
+
+
+def rs_str(r, seed):
+    """'xR (ours/seed Q)'"""
+    if r is None:
+        return "n/a"
+    return "x%.2f (ours/seed %s)" % (r, f(div(r, seed, 2)))
+
+
+def seed_tables(recs, by, md, md3, res):
+    """Seed tables (markdown: seed 1 into md, seed 3 into md3) and the
+    three seed lines."""
+    lines = []
+    s1 = by("s1")
+    flushes = sorted({r["interval"] for r in s1})
+    tests = [t for t in ("rr1", "rr8", "stream") if any(r["test"] == t for r in s1)]
+    ovs_none = by("ovs_none")
+    ovs_ver = by("ovs_version")
+
+    def m1(dut, test, rm, iv, key):
+        return med(r.get(key) for r in s1 if r["dut"] == dut and r["test"] == test
+                   and r["rx_mode"] == rm and r["interval"] == iv)
+    rows = []
+    res["s1"] = []
+    for test in tests:
+        key = "rx_mpps" if test == "stream" else "tps"
+        for rm in ("interrupt", "poll"):
+            for iv in flushes:
+                v, o = m1("vsw", test, rm, iv, key), m1("ovs", test, rm, iv, key)
+                row = {"test": test, "rx_mode": rm, "interval_us": iv, "vsw": v, "ovs": o,
+                       "vsw_p50_us": m1("vsw", test, rm, iv, "lat_p50_us"),
+                       "vsw_p99_us": m1("vsw", test, rm, iv, "lat_p99_us"),
+                       "ovs_p50_us": m1("ovs", test, rm, iv, "lat_p50_us"),
+                       "ovs_p99_us": m1("ovs", test, rm, iv, "lat_p99_us"),
+                       "calls_per_pkt": m1("vsw", test, rm, iv, "calls_per_pkt"),
+                       "vsw_rcv_cpu_pct": m1("vsw", test, rm, iv, "rcv_cpu_pct"),
+                       "ovs_rcv_cpu_pct": m1("ovs", test, rm, iv, "rcv_cpu_pct")}
+                res["s1"].append(row)
+                fmt = "%.3f" if test == "stream" else "%.0f"
+                lat = lambda a, b: "%s / %s" % (f(a, "%.1f"), f(b, "%.1f")) if a is not None else "-"
+                rows.append([test, rm, iv, f(v, fmt), f(o, fmt), f(ratio(v, o)),
+                             lat(row["vsw_p50_us"], row["vsw_p99_us"]), lat(row["ovs_p50_us"], row["ovs_p99_us"]),
+                             f(row["calls_per_pkt"], "%.3f"), f(row["vsw_rcv_cpu_pct"], "%.1f"),
+                             f(row["ovs_rcv_cpu_pct"], "%.1f")])
+    if rows:
+        md.append("### Seed 1: TX flush, bottom half (0) vs timer, vsw and OVS-DPDK\n")
+        md.append("rr1 / rr8: vswgen --rr 1 / 8 (interrupt-driven requester on vm0) against a "
+                  "--reflect guest on vm1, transactions/s; stream: a vswgen on vm0 sending 64 B at "
+                  "the maximum rate to a receiver on vm1, received Mpps. rx mode: the receiving "
+                  "guest's (reflector's, receiver's). calls/pkt: vsw's calls to vm1 per frame "
+                  "enqueued. receiver CPU %%: its process over the sending part. OVS: %s.\n"
+                  % (ovs_none[-1]["why"] if ovs_none else
+                     ("openvswitch-switch-dpdk " + ovs_ver[-1]["version"]) if ovs_ver else "n/a"))
+        md.append(table(["test", "rx mode", "flush µs", "vsw", "OVS", "vsw/OVS", "vsw p50 / p99 µs",
+                         "OVS p50 / p99 µs", "vsw calls/pkt", "vsw receiver CPU %",
+                         "OVS receiver CPU %"], rows))
+    # seed line 1: interrupt-driven receiver, bottom half vs TIMER
+    t = TIMER if TIMER in flushes else (max(flushes) if flushes else None)
+    if s1 and t:
+        parts = []
+        for dut in ("vsw", "ovs"):
+            a, b = m1(dut, "rr1", "interrupt", t, "tps"), m1(dut, "rr1", "interrupt", 0, "tps")
+            sa, sb = m1(dut, "stream", "interrupt", t, "rx_mpps"), m1(dut, "stream", "interrupt", 0, "rx_mpps")
+            if a is None and sa is None:
+                continue
+            p = "%s RR %s->%s tps %s, stream %s->%s Mpps %s" % (
+                dut, f(a, "%.0f"), f(b, "%.0f"), rs_str(ratio(b, a), SEED1["rr"][1] / SEED1["rr"][0]),
+                f(sa, "%.3f"), f(sb, "%.3f"), rs_str(ratio(sb, sa), SEED1["stream"]))
+            if dut == "vsw":
+                p += ", calls/pkt %s/%s, receiver CPU %s/%s %%" % (
+                    f(m1(dut, "stream", "interrupt", t, "calls_per_pkt"), "%.3f"),
+                    f(m1(dut, "stream", "interrupt", 0, "calls_per_pkt"), "%.3f"),
+                    f(m1(dut, "stream", "interrupt", t, "rcv_cpu_pct"), "%.0f"),
+                    f(m1(dut, "stream", "interrupt", 0, "rcv_cpu_pct"), "%.0f"))
+            parts.append(p)
+            res["seed1_%s_rr_ratio" % dut] = ratio(b, a)
+            res["seed1_%s_stream_ratio" % dut] = ratio(sb, sa)
+        if not any(p.startswith("ovs") for p in parts):
+            parts.append("ovs n/a (%s)" % (ovs_none[-1]["why"] if ovs_none else "no trial"))
+        lines.append("seed1 tx-flush, %d us timer -> bottom half, interrupt-driven receiver: "
+                     "seed TCP_RR 1950->7418 tps x3.80, stream x3.47 | %s" % (t, " | ".join(parts)))
+    # seed 2: kick-suppression (trials of kind a, maximum rate)
+    on, off = by("a", rate=0, mode="on"), by("a", rate=0, mode="off")
+    if on or off:
+        r_on, r_off = med(r["rx_mpps"] for r in on), med(r["rx_mpps"] for r in off)
+        r = ratio(r_on, r_off)
+        res["seed2_ratio"] = r
+        lines.append("seed2 kicks, suppression off -> on, v2v max rate: seed TCP_STREAM x2-3 | "
+                     "vsw %s->%s Mpps %s, kicks/pkt %s->%s | ovs: no such knob" % (
+                         f(r_off, "%.3f"), f(r_on, "%.3f"),
+                         "n/a" if r is None else "x%.2f (ours/seed %s-%s)" % (
+                             r, f(div(r, SEED2[1])), f(div(r, SEED2[0]))),
+                         f(med(x["kicks_per_pkt"] for x in off), "%.4f"),
+                         f(med(x["kicks_per_pkt"] for x in on), "%.4f")))
+    # seed 3: call-suppression
+    s3rows = []
+    res["s3"] = []
+    for m in ("on", "off"):
+        rs = by("s3", mode=m)
+        if rs:
+            row = {"call_suppression": m, "rx_mpps": med(r["rx_mpps"] for r in rs),
+                   "calls_per_pkt": med(r["calls_per_pkt"] for r in rs),
+                   "cyc_per_pkt": med(r["cyc_per_pkt"] for r in rs),
+                   "loss_pct": med(r["loss_pct"] for r in rs), "rounds": len(rs)}
+            res["s3"].append(row)
+            s3rows.append([m, f(row["rx_mpps"], "%.3f"), f(row["calls_per_pkt"], "%.4f"),
+                           f(row["cyc_per_pkt"], "%.0f"), f(row["loss_pct"], "%.3f"),
+                           per_round(rs, "rx_mpps", "%.3f")])
+    irows = []
+    for iv in flushes:
+        v = m1("vsw", "stream", "interrupt", iv, "rx_mpps")
+        if v is not None:
+            irows.append([iv, f(v, "%.3f"), f(m1("vsw", "stream", "interrupt", iv, "calls_per_pkt"), "%.4f"),
+                          f(m1("vsw", "stream", "interrupt", iv, "rcv_cpu_pct"), "%.1f")])
+    if s3rows or irows:
+        md3.append("\n### Seed 3: calls\n")
+    if s3rows:
+        md3.append("A polling guest (virtio PMD, vswgen v2v, 64 B, maximum rate), vsw's "
+                  "call-suppression on (no calls: the guest asked for none) vs off (a call "
+                  "after every enqueue):\n")
+        md3.append(table(["call-suppression", "rx Mpps", "calls/pkt (vm1)", "vsw cycles/pkt", "loss %",
+                         "rx Mpps per round"], s3rows))
+    if irows:
+        md3.append("\nAn interrupt-driven receiver (vswgen --rx-only --rx-mode interrupt), the stream "
+                  "of seed 1, by flush interval:\n")
+        md3.append(table(["flush µs", "rx Mpps", "calls/pkt", "receiver CPU %"], irows))
+    if s3rows:
+        c_on, c_off = by("s3", mode="on"), by("s3", mode="off")
+        a, b = med(r["rx_mpps"] for r in c_off), med(r["rx_mpps"] for r in c_on)
+        sr = SEED3["rx"][1] / SEED3["rx"][0]
+        res["seed3_rx_ratio"] = ratio(b, a, 3)
+        p = "seed3 calls, forced -> suppressed, polling guest: seed pktgen RX 2.08->2.41 Mpps x1.16, " \
+            "TX 1.35->1.44 x1.07 | vsw RX %s->%s Mpps %s, calls/pkt %s->%s; TX n/a (vsw forces calls " \
+            "on guest rx rings only)" % (f(a, "%.3f"), f(b, "%.3f"), rs_str(ratio(b, a, 3), sr),
+                                          f(med(r["calls_per_pkt"] for r in c_off), "%.3f"),
+                                          f(med(r["calls_per_pkt"] for r in c_on), "%.3f"))
+        if irows:
+            p += "; interrupt-driven receiver calls/pkt at %s us: %s" % (
+                "/".join(str(x[0]) for x in irows), "/".join(x[2] for x in irows))
+        lines.append(p + " | ovs: no such knob")
+    return lines
+
+
 def cmd_report(path, machf, outdir):
     recs = []
     with open(path) as fh:
@@ -240,6 +429,9 @@ def cmd_report(path, machf, outdir):
     md = []
     res = {"machine": mach, "a": [], "lat": [], "vm": [], "idle": [], "wake": [], "tput": []}
     summ = {}
+    md3 = []
+    seed_lines = seed_tables(recs, by, md, md3, res)
+    res["seed_lines"] = seed_lines
 
     # a) kicks
     a_rows = []
@@ -263,15 +455,17 @@ def cmd_report(path, machf, outdir):
                            f(row["cyc_per_pkt"], "%.0f"), per_round(rs, "rx_mpps", "%.3f"),
                            per_round(rs, "kicks_per_pkt", "%.4f"), per_round(rs, "cyc_per_pkt", "%.0f"),
                            f(row["wait_pct"], "%.0f")])
-            if rate == 1000000:
+            if rate == 1000000 or "kpp_" + m not in summ:
                 summ["kpp_" + m] = row["kicks_per_pkt"]
                 summ.setdefault("calls_pmd", []).append(row["calls_per_pkt"])
     if a_rows:
-        md.append("### a) Guest kicks with virtio-PMD guests (vswgen v2v, 64 B)\n")
+        md.append("\n### Seed 2: guest kicks, kick-suppression on vs off (virtio-PMD guests, vswgen v2v, 64 B)\n")
         md.append(table(["offered", "kick-suppression", "kicks/pkt (vm0 q0)", "calls/pkt (vm1 q0)",
                          "guest_wants vm0 / vm1", "rx Mpps", "loss %", "vsw cycles/pkt",
                          "rx Mpps per round", "kicks/pkt per round", "cycles/pkt per round",
                          "worker wait %"], a_rows))
+
+    md += md3
 
     # b) latency vs flush interval (PMD)
     l_rows = []
@@ -405,9 +599,15 @@ def cmd_report(path, machf, outdir):
     def g(v, fmt):
         return f(v, fmt)
     parts = ["notify:"]
-    parts.append("kicks/pkt on=%s off=%s" % (g(summ.get("kpp_on"), "%.4f"), g(summ.get("kpp_off"), "%.4f")))
+    sr = [("seed1(vsw) RR", "seed1_vsw_rr_ratio"), ("stream", "seed1_vsw_stream_ratio"),
+          ("seed1(ovs) RR", "seed1_ovs_rr_ratio"), ("stream", "seed1_ovs_stream_ratio"),
+          ("seed2", "seed2_ratio"), ("seed3 RX", "seed3_rx_ratio")]
+    parts += ["%s x%s" % (n, g(res[k], "%.2f")) for n, k in sr if res.get(k) is not None]
+    if "kpp_on" in summ or "kpp_off" in summ:
+        parts.append("kicks/pkt on=%s off=%s" % (g(summ.get("kpp_on"), "%.4f"), g(summ.get("kpp_off"), "%.4f")))
     cp = [x for x in summ.get("calls_pmd", []) if x is not None]
-    parts.append("calls/pkt(pmd)=%s" % (g(max(cp), "%.4g") if cp else "n/a"))
+    if cp:
+        parts.append("calls/pkt(pmd)=%s" % g(max(cp), "%.4g"))
     vm = summ.get("vm_by_rate", {}).get(2000)
     if vm:
         parts.append("calls/pkt(kernel@2kpps,0/50/200us)=%s" % "/".join(g(vm.get(iv), "%.3f") for iv in (0, 50, 200)))
@@ -417,13 +617,15 @@ def cmd_report(path, machf, outdir):
         parts.append("flush_p50(10kpps,0/50/200us)=%s/%s/%sus" % (g(summ.get("lat50_0"), "%.1f"),
                                                                  g(summ.get("lat50_50"), "%.1f"),
                                                                  g(summ.get("lat50_200"), "%.1f")))
-    parts.append("idle_cpu busy=%s%% adaptive=%s%%" % (g(summ.get("idle_busy"), "%.0f"),
-                                                      g(summ.get("idle_adaptive"), "%.1f")))
+    if "idle_busy" in summ or "idle_adaptive" in summ:
+        parts.append("idle_cpu busy=%s%% adaptive=%s%%" % (g(summ.get("idle_busy"), "%.0f"),
+                                                          g(summ.get("idle_adaptive"), "%.1f")))
     wa, wb = summ.get("wake_adaptive"), summ.get("wake_busy")
     if wa and wb and wa["p50_us"] is not None and wb["p50_us"] is not None:
         parts.append("wake_p50=%+.1fus wake_p99=%+.1fus" % (wa["p50_us"] - wb["p50_us"],
                                                             (wa["p99_us"] or 0) - (wb["p99_us"] or 0)))
-    parts.append("throughput adaptive/busy=%s" % g(res.get("tput_ratio_median"), "%.3f"))
+    if res.get("tput_ratio_median") is not None:
+        parts.append("throughput adaptive/busy=%s" % g(res.get("tput_ratio_median"), "%.3f"))
     summary = " ".join(parts)
     res["summary"] = summary
 
@@ -432,12 +634,16 @@ def cmd_report(path, machf, outdir):
             % (mach.get("cpu_model"), mach.get("dut_cpu"), mach.get("gen_cpu"), mach.get("dpdk"),
                mach.get("qemu"), mach.get("hugepages"), mach.get("vsw_commit"), mach.get("date"),
                mach.get("placement_probe_ns")))
-    text = "Command: `%s`\n\n%s\n%s\n\nSummary: `%s`\n" % (mach.get("command"), head, "\n".join(md), summary)
+    seeds = "".join("    %s\n" % l for l in seed_lines)
+    text = "Command: `%s`\n\n%s\n%s\n\nOne line per seed:\n\n%s\nSummary: `%s`\n" % (
+        mach.get("command"), head, "\n".join(md), seeds, summary)
     with open(outdir + "/results.md", "w") as fh:
         fh.write(text)
     with open(outdir + "/results.json", "w") as fh:
         json.dump(res, fh, indent=1)
     print(text)
+    for l in seed_lines:
+        print(l)
     print(summary)
 
 
@@ -445,6 +651,8 @@ def main(a):
     c = a[1] if len(a) > 1 else ""
     if c == "trial" and len(a) == 10:
         cmd_trial(*a[2:])
+    elif c == "s1trial" and len(a) == 9:
+        cmd_s1trial(*a[2:])
     elif c == "vmtrial" and len(a) == 7:
         cmd_vmtrial(*a[2:])
     elif c == "vmidle" and len(a) == 5:

@@ -14,6 +14,8 @@
 #   vsw          vsw_bins, vsw_launch, vsw_wait_up, vsw_stop, pin_threads
 #   guests       virtio_vdev, dpdk_bg (vswgen, testpmd: any DPDK app)
 #   telemetry    tel, tel_data, tel_multi (vswctl --json raw)
+#   OVS-DPDK     ovs_installed, ovs_launch, ovs_vsctl, ovs_appctl,
+#                ovs_shutdown (a private ovsdb-server + ovs-vswitchd)
 #
 # State: PIDS (tracked processes), PREFIXES (DPDK file prefixes), VSW_PID,
 # VSW_PFX (the vsw last launched), BG_PID (the process bg last started).
@@ -263,4 +265,55 @@ tel_multi() {
 	done
 	printf '%s\n' "${out[@]}" | jq -cs --args '[$ARGS.positional, .] | transpose |
 		map({(.[0]): (.[1] | if type == "object" and length == 1 then .[] else . end)}) | add' "$@"
+}
+
+# ---------------------------------------------------------------- OVS-DPDK
+# A private OVS-DPDK (Debian's openvswitch-switch-dpdk) in a directory of
+# its own: ovsdb-server and ovs-vswitchd, bridge br0 (netdev datapath).
+OVS_VSWITCHD_DPDK=${OVS_VSWITCHD_DPDK:-/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk}
+OVSD= OVS_PID= OVS_UP=0
+ovs_installed() { [ -x "$OVS_VSWITCHD_DPDK" ] && command -v ovsdb-server >/dev/null; }
+ovs_vsctl() { ovs-vsctl --db="unix:$OVSD/db.sock" --timeout=30 "$@"; }
+ovs_appctl() { ovs-appctl --target="$OVSD/ovs-vswitchd.ctl" --timeout=30 "$@"; }
+# ovs_launch DIR PREFIX MAIN_CPU PMD_CPU LOG [EAL_MEM...]: OVS in DIR
+# (its db, sockets, logs), DPDK --file-prefix PREFIX (cleaned at exit),
+# main lcore and ovsdb-server on MAIN_CPU, one pmd on PMD_CPU, no PCI;
+# EAL_MEM e.g. --no-huge -m 1024 (default -m 1024). OVSD, OVS_PID.
+ovs_launch() {
+	local dir=$1 pfx=$2 mcpu=$3 pcpu=$4 log=$5 mem
+	shift 5
+	mem=${*:--m 1024}
+	OVSD=$dir
+	mkdir -p "$OVSD" || return 1
+	export OVS_RUNDIR=$OVSD OVS_DBDIR=$OVSD OVS_LOGDIR=$OVSD OVS_SYSCONFDIR=$OVSD OVS_PKGDATADIR=/usr/share/openvswitch
+	prefix_add "$pfx"
+	ovsdb-tool create "$OVSD/conf.db" /usr/share/openvswitch/vswitch.ovsschema >>"$log" 2>&1 || return 1
+	taskset -c "$mcpu" ovsdb-server "$OVSD/conf.db" --remote="punix:$OVSD/db.sock" \
+		--pidfile="$OVSD/ovsdb-server.pid" --unixctl="$OVSD/ovsdb-server.ctl" \
+		--log-file="$OVSD/ovsdb-server.log" --no-chdir --detach >>"$log" 2>&1 || return 1
+	OVS_UP=1
+	ovs_vsctl --no-wait init
+	ovs_vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
+		other_config:dpdk-lcore-mask="$(printf 0x%x $((1 << mcpu)))" \
+		other_config:pmd-cpu-mask="$(printf 0x%x $((1 << pcpu)))" \
+		"other_config:dpdk-extra=--no-pci --file-prefix $pfx $mem" \
+		other_config:vhost-iommu-support=false
+	"$OVS_VSWITCHD_DPDK" "unix:$OVSD/db.sock" --pidfile="$OVSD/ovs-vswitchd.pid" \
+		--unixctl="$OVSD/ovs-vswitchd.ctl" --log-file="$OVSD/ovs-vswitchd.log" \
+		--no-chdir --detach >>"$log" 2>&1 || return 1
+	OVS_PID=$(cat "$OVSD/ovs-vswitchd.pid")
+	ovs_vsctl add-br br0 -- set bridge br0 datapath_type=netdev >>"$log" 2>&1
+}
+# ovs_shutdown: both daemons asked to exit, then stopped; safe to repeat
+ovs_shutdown() {
+	[ "$OVS_UP" = 1 ] || return 0
+	ovs_appctl exit >/dev/null 2>&1
+	ovs-appctl --target="$OVSD/ovsdb-server.ctl" exit >/dev/null 2>&1
+	local p
+	for p in "$OVSD/ovs-vswitchd.pid" "$OVSD/ovsdb-server.pid"; do
+		[ -f "$p" ] && stop_pid "$(cat "$p")"
+	done
+	OVS_UP=0 OVS_PID=
+	unset OVS_RUNDIR OVS_DBDIR OVS_LOGDIR OVS_SYSCONFDIR OVS_PKGDATADIR
+	return 0
 }
