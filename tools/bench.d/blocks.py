@@ -363,6 +363,17 @@ def gnuplot(out, name, body, plots, size="800,450"):
             name, r.stderr.decode(errors="replace").strip()[-300:]))
 
 
+COLORS = {"vsw": "#d62728", "testpmd-io": "#7f7f7f", "ovs-normal": "#1f77b4",
+          "ovs-flow": "#17becf"}
+
+
+def colors(duts):
+    """gnuplot line types 1..N coloured by DUT: the same colour for a DUT
+    in every plot, whichever DUTs ran"""
+    return "".join("set linetype %d lc rgb '%s' lw 2\n" % (
+        i + 1, COLORS.get(d, "black")) for i, d in enumerate(duts))
+
+
 def dat(out, name, header, rows):
     with open(os.path.join(out, name), "w") as fd:
         fd.write(" ".join(header) + "\n")
@@ -383,7 +394,7 @@ def plot_scale(out, rows, title, plots):
         dat(out, name + ".dat", ["ports"] + duts,
             [[n] + [(get.get((n, d)) or {}).get(key) for d in duts]
              for n in ports])
-        gnuplot(out, name,
+        gnuplot(out, name, colors(duts) +
                 "set datafile missing '?'\nset logscale x 2\n"
                 "set xtics (%s)\nset xlabel 'vhost-user ports (pairs x 2), "
                 "one worker'\nset ylabel '%s'\nset yrange [0:*]\n"
@@ -404,7 +415,7 @@ def plot_latency(out, lrows, title, plots):
         dat(out, "latency-%s.dat" % p, ["load"] + duts,
             [[n] + [us((get.get((d, n)) or {}).get(p)) for d in duts]
              for n in loads])
-    body = ("set size 1,1\nset multiplot layout 1,3 title '%s'\n"
+    body = colors(duts) + ("set size 1,1\nset multiplot layout 1,3 title '%s'\n"
             "set datafile missing '?'\nset logscale y\nset grid\n"
             "set xlabel '%% of the DUT zero-loss rate'\nset xrange [0:100]\n"
             "set key top left autotitle columnheader\n" % title)

@@ -240,7 +240,7 @@ def main():
                              and r["size"] == sz and r["dut"] == d]
                         vals.append("%.3f" % v[0] if v and v[0] else "0")
                     fd.write("%s-%dB %s\n" % (sc, sz, " ".join(vals)))
-            blocks.gnuplot(out, name,
+            blocks.gnuplot(out, name, blocks.colors(duts) +
                            "set style data histogram\n"
                            "set style histogram cluster gap 1\n"
                            "set style fill solid 0.8 border -1\n"
