@@ -12,6 +12,7 @@ import statistics
 import sys
 
 import blocks
+import gencheck  # vswgen against pktgen (tools/bench --gen)
 
 DUT_ORDER = blocks.DUT_ORDER
 PLOT_WHAT = {
@@ -122,7 +123,8 @@ def main():
                "zero_loss": zrows,
                "zero_loss_ratios": [{"other": k[1], "ratio_rounds": v}
                                     for k, v in zratios.items()],
-               "latency": lrows, "goals": goals.rows},
+               "latency": lrows, "goals": goals.rows,
+               "generators": gencheck.crosscheck(trials)},
               open(os.path.join(out, "results.json"), "w"), indent=1)
 
     md = []
@@ -204,6 +206,7 @@ def main():
             md.append("1M source MACs cost %+.1f %% cycles/packet against 1."
                       % big[0]["cpp_increase_pct"])
             md.append("")
+    md += gencheck.markdown(gencheck.crosscheck(trials))
     if failed:
         md.append("Failed trials: " + ", ".join(
             "%s %s %s %s %s r%d%s" % (

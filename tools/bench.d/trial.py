@@ -31,6 +31,58 @@ def load_json_file(path):
     return None
 
 
+def dut_cycles(rec, before, after, cpp):
+    """The DUT's cycles per packet into rec (and returned): vsw's from two
+    /vsw/workers snapshots (JSON), else CPP (testpmd, OVS; may be "")."""
+    cyc = None
+    try:
+        b = json.loads(before)["/vsw/workers"]
+        a = json.loads(after)["/vsw/workers"]
+        busy = idle = pk = 0
+        for k, w in a.items():
+            if not k.startswith("worker"):
+                continue
+            w0 = b.get(k, {})
+            busy += w["busy_cycles"] - w0.get("busy_cycles", 0)
+            idle += w["idle_cycles"] - w0.get("idle_cycles", 0)
+            pk += w["rx_packets"] - w0.get("rx_packets", 0)
+        if pk:
+            cyc = busy / pk
+        if busy + idle:
+            rec["dut_busy_pct"] = 100.0 * busy / (busy + idle)
+        rec["dut_tsc_hz"] = a.get("tsc_hz")
+    except (ValueError, TypeError, KeyError, AttributeError):
+        pass
+    if cyc is None and cpp:
+        try:
+            cyc = float(cpp)
+        except ValueError:
+            pass
+    rec["dut_cycles_per_packet"] = cyc
+    return cyc
+
+
+def disturbance(rec, s0, s1):
+    """wall_s and disturbance into rec from two sched_snap lines."""
+    try:
+        a0, a1 = s0.split(), s1.split()
+        wall = int(a1[0]) - int(a0[0])
+        d0 = dict(x.split(":") for x in a0[1:])
+        d1 = dict(x.split(":") for x in a1[1:])
+        tck = os.sysconf("SC_CLK_TCK")
+        rec["wall_s"] = wall / 1e9
+        dis = {"dut_wait_pct": 100.0 * (int(d1["w"]) - int(d0["w"])) / wall,
+               "gen_cpu_pct": 100.0 * (int(d1["g"]) - int(d0["g"])) / tck
+               / (wall / 1e9),
+               "steal_pct_gen": 100.0 * (int(d1["s0"]) - int(d0["s0"])) / tck
+               / (wall / 1e9),
+               "steal_pct_dut": 100.0 * (int(d1["s1"]) - int(d0["s1"])) / tck
+               / (wall / 1e9)}
+        rec["disturbance"] = {k: round(v, 1) for k, v in dis.items()}
+    except (ValueError, IndexError, KeyError, ZeroDivisionError):
+        pass
+
+
 def main():
     (trials, block, dut, scen, size, rnd, macs, probe, genf, searchf,
      before, after, cpp, ok) = sys.argv[1:15]
@@ -58,48 +110,8 @@ def main():
     if s is not None:
         rec["zero_loss_mpps"] = s.get("zero_loss_mpps")
         rec["search"] = s
-    cyc = None
-    try:
-        b = json.loads(before)["/vsw/workers"]
-        a = json.loads(after)["/vsw/workers"]
-        busy = idle = pk = 0
-        for k, w in a.items():
-            if not k.startswith("worker"):
-                continue
-            w0 = b.get(k, {})
-            busy += w["busy_cycles"] - w0.get("busy_cycles", 0)
-            idle += w["idle_cycles"] - w0.get("idle_cycles", 0)
-            pk += w["rx_packets"] - w0.get("rx_packets", 0)
-        if pk:
-            cyc = busy / pk
-        if busy + idle:
-            rec["dut_busy_pct"] = 100.0 * busy / (busy + idle)
-        rec["dut_tsc_hz"] = a.get("tsc_hz")
-    except (ValueError, TypeError, KeyError, AttributeError):
-        pass
-    if cyc is None and cpp:
-        try:
-            cyc = float(cpp)
-        except ValueError:
-            pass
-    rec["dut_cycles_per_packet"] = cyc
-    try:
-        a0, a1 = s0.split(), s1.split()
-        wall = int(a1[0]) - int(a0[0])
-        d0 = dict(x.split(":") for x in a0[1:])
-        d1 = dict(x.split(":") for x in a1[1:])
-        tck = os.sysconf("SC_CLK_TCK")
-        rec["wall_s"] = wall / 1e9
-        dis = {"dut_wait_pct": 100.0 * (int(d1["w"]) - int(d0["w"])) / wall,
-               "gen_cpu_pct": 100.0 * (int(d1["g"]) - int(d0["g"])) / tck
-               / (wall / 1e9),
-               "steal_pct_gen": 100.0 * (int(d1["s0"]) - int(d0["s0"])) / tck
-               / (wall / 1e9),
-               "steal_pct_dut": 100.0 * (int(d1["s1"]) - int(d0["s1"])) / tck
-               / (wall / 1e9)}
-        rec["disturbance"] = {k: round(v, 1) for k, v in dis.items()}
-    except (ValueError, IndexError, KeyError, ZeroDivisionError):
-        pass
+    cyc = dut_cycles(rec, before, after, cpp)
+    disturbance(rec, s0, s1)
     try:
         rec.update(json.loads(os.environ.get("BENCH_EXTRA") or "{}"))
     except ValueError:
@@ -129,4 +141,5 @@ def main():
               .replace("\n", " | ")[-300:])
 
 
-main()
+if __name__ == "__main__":
+    main()
