@@ -5,18 +5,9 @@ same from pktgen's receiving port and from the DUT's own counter, and the
 per-round ratio pktgen / vswgen. The criterion (issue 12): vsw's v2v
 figures from the two generators agree within 5 %.
 """
-import statistics
+from blocks import DUT_ORDER, f as _f, med as _med
 
 AGREE_PCT = 5.0
-
-
-def _med(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else None
-
-
-def _f(x, fmt="%.2f"):
-    return "n/a" if x is None else fmt % x
 
 
 def crosscheck(trials):
@@ -25,10 +16,9 @@ def crosscheck(trials):
           if t.get("block") == "main"}
     pg = [t for t in ok if t.get("block") == "pktgen"]
     rows = []
-    order = ["vsw", "testpmd-io", "ovs-normal", "ovs-flow"]
     for key in sorted({(t["scenario"], t["size"], t["dut"]) for t in pg},
-                      key=lambda k: (k[0], k[1], order.index(k[2])
-                                     if k[2] in order else len(order))):
+                      key=lambda k: (k[0], k[1], DUT_ORDER.index(k[2])
+                                     if k[2] in DUT_ORDER else len(DUT_ORDER))):
         ts = sorted((t for t in pg if (t["scenario"], t["size"], t["dut"])
                      == key), key=lambda t: t["round"])
         ratios = []
