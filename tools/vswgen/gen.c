@@ -126,7 +126,8 @@ static void lean_obj_init(struct rte_mempool *mp, void *arg, void *obj,
  * --lean: a pool per sending pair whose frames are complete from the
  * start. Only the switch reads their data (vhost copies it out), so the
  * sender never writes a frame's cache lines again: per frame it resets the
- * mbuf header (its own line) and sets two lengths. Enough mbufs for a full
+ * mbuf header (its own line) and sets two lengths (and with --macs the
+ * source MAC). Enough mbufs for a full
  * tx ring, bursts in flight and the lcore cache.
  */
 static int lean_pools(struct gen_ctx *c)
@@ -550,10 +551,13 @@ struct pacer {
 	struct mac_cursor k;
 };
 
-/* --lean: n prebuilt frames of the pair's pool; 0 when it is empty. */
+/*
+ * --lean: n prebuilt frames of the pair's pool; 0 when it is empty. With
+ * --macs N the source MAC is the one write into a frame.
+ */
 static unsigned int lean_burst(const struct gen_ctx *c,
 			       const struct gen_pair *pp, struct rte_mbuf **m,
-			       unsigned int n)
+			       unsigned int n, struct mac_cursor *k)
 {
 	const uint32_t size = c->o->size;
 	unsigned int i;
@@ -563,6 +567,14 @@ static unsigned int lean_burst(const struct gen_ctx *c,
 	for (i = 0; i < n; i++) {
 		m[i]->data_len = (uint16_t)size;
 		m[i]->pkt_len = size;
+	}
+	if (c->o->macs > 1) {
+		for (i = 0; i < n; i++) {
+			u64_to_mac(pp->src_base + k->mac,
+				   rte_pktmbuf_mtod(m[i], uint8_t *) + 6);
+			if (++k->mac == c->o->macs)
+				k->mac = 0;
+		}
 	}
 	return n;
 }
@@ -585,7 +597,7 @@ static void tx_step(struct gen_ctx *c, const struct gen_pair *pp,
 			return;
 	}
 	if (pp->tx_mp != NULL)
-		n = lean_burst(c, pp, m, (unsigned int)want);
+		n = lean_burst(c, pp, m, (unsigned int)want, &pc->k);
 	else
 		n = build_burst(c, pp, m, (unsigned int)want, &pc->k, true);
 	if (n == 0)

@@ -428,13 +428,13 @@ static int check_pairs_lean(const struct gen_opts *o)
 			"interrupt\n");
 		return -1;
 	}
-	if (o->lean && (o->verify || o->macs > 1 || o->rr > 0 || o->reflect ||
-			o->rx_intr || o->latency_at > 0 ||
+	if (o->lean && (o->verify || o->rr > 0 || o->reflect || o->rx_intr ||
+			o->latency_at > 0 ||
 			o->size + RTE_PKTMBUF_HEADROOM > o->mbuf_size)) {
 		fprintf(stderr,
 			"vswgen: --lean sends one prebuilt frame that fits one "
 			"mbuf and measures no latency: it excludes --verify, "
-			"--macs, --rr, --reflect, --rx-mode interrupt, "
+			"--rr, --reflect, --rx-mode interrupt, "
 			"--latency-at and chained --size\n");
 		return -1;
 	}
