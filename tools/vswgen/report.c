@@ -46,6 +46,10 @@ void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s)
 	       s->tx_packets, r.tx_mpps, r.offered_mpps);
 	printf("tx ring full  %" PRIu64 " times, %" PRIu64 " packets dropped\n",
 	       s->tx_ring_full, s->tx_dropped);
+	if (s->tx_skipped)
+		printf("tx skipped    %" PRIu64 " paced frames (vswgen fell "
+		       "behind)\n",
+		       s->tx_skipped);
 	printf("rx            %" PRIu64 " total, %" PRIu64 " vswgen, %" PRIu64
 	       " foreign\n",
 	       s->rx_total, s->rx_packets, r.rx_foreign);
@@ -83,17 +87,18 @@ void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
 	gen_result(c, s, &r);
 	fprintf(f,
 		"\"tx_packets\":%" PRIu64 ",\"tx_ring_full\":%" PRIu64
-		",\"tx_dropped\":%" PRIu64 ",\"rx_total\":%" PRIu64
-		",\"rx_packets\":%" PRIu64 ",\"rx_foreign\":%" PRIu64
-		",\"lost\":%" PRIu64 ",\"loss_pct\":%.6f,\"reordered\":%" PRIu64
+		",\"tx_dropped\":%" PRIu64 ",\"tx_skipped\":%" PRIu64
+		",\"rx_total\":%" PRIu64 ",\"rx_packets\":%" PRIu64
+		",\"rx_foreign\":%" PRIu64 ",\"lost\":%" PRIu64
+		",\"loss_pct\":%.6f,\"reordered\":%" PRIu64
 		",\"duplicates\":%" PRIu64 ",\"duration_s\":%.6f"
 		",\"offered_mpps\":%.6f,\"tx_mpps\":%.6f,\"rx_mpps\":%.6f"
 		",\"rx_gbps\":%.6f"
 		",\"size\":%u",
-		s->tx_packets, s->tx_ring_full, s->tx_dropped, s->rx_total,
-		s->rx_packets, r.rx_foreign, r.lost, r.loss_pct, s->reordered,
-		s->duplicates, s->duration_s, r.offered_mpps, r.tx_mpps,
-		r.rx_mpps, r.rx_gbps, c->o->size);
+		s->tx_packets, s->tx_ring_full, s->tx_dropped, s->tx_skipped,
+		s->rx_total, s->rx_packets, r.rx_foreign, r.lost, r.loss_pct,
+		s->reordered, s->duplicates, s->duration_s, r.offered_mpps,
+		r.tx_mpps, r.rx_mpps, r.rx_gbps, c->o->size);
 	fprintf(f,
 		",\"rx_bytes\":%" PRIu64 ",\"rx_segs_max\":%" PRIu64
 		",\"mbuf_size\":%u,\"verify\":%s,\"verified\":%" PRIu64

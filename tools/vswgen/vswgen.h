@@ -115,6 +115,7 @@ struct trial_stats {
 	uint64_t tx_packets;
 	uint64_t tx_ring_full;
 	uint64_t tx_dropped;
+	uint64_t tx_skipped; /* paced frames given up: vswgen fell behind */
 	uint64_t rx_total;
 	uint64_t rx_packets;
 	uint64_t rx_stale;    /* own frames from an earlier trial */
