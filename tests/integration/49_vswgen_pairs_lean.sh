@@ -80,16 +80,20 @@ note "lm: $(guest_val lm rx_packets) received, $n MACs in the FDB"
 [ "$n" -ge 300 ] || fail "lean --macs 300: only $n MACs learned"
 
 # the pacer after vswgen itself was stopped 0.3 s (SIGSTOP): the missed
-# frames are given up (tx_skipped), not sent at full speed into the ring
-start_v2v st --lean --rate 1000000 --duration 3
+# frames are given up (tx_skipped), not sent at full speed into the ring.
+# 200 kpps: a rate even an ASan build of vsw forwards without a full ring
+start_v2v st --lean --rate 200000 --duration 3
 sleep 1.5
 kill -STOP "$GEN"
 sleep 0.3
 kill -CONT "$GEN"
 reap_pid "$GEN" || fail "generator st: $(tail -3 "$T/st.log")"
 note "st: $(jq -c '{tx_packets, tx_skipped, tx_dropped, lost}' "$T/st.json")"
-[ "$(guest_val st tx_skipped)" -ge 200000 ] || fail "st: $(guest_val st tx_skipped) frames skipped after a 0.3 s stop at 1 Mpps"
-[ "$(guest_val st tx_dropped)" -le 2000 ] || fail "st: $(guest_val st tx_dropped) frames refused by the tx ring: the pacer caught up in a burst"
+[ "$(guest_val st tx_skipped)" -ge 40000 ] || fail "st: $(guest_val st tx_skipped) frames skipped after a 0.3 s stop at 200 kpps"
+# refused frames: a few from a slow (ASan) switch, never a burst of the
+# ~60,000 missed (the old pacer: 0 skipped, 19,520 refused)
+[ $(($(guest_val st tx_dropped) * 4)) -lt "$(guest_val st tx_skipped)" ] ||
+	fail "st: $(guest_val st tx_dropped) frames refused by the tx ring: the pacer caught up in a burst"
 
 # usage errors need no EAL and exit 2
 for bad in "--pairs --tx-port 1" "--pairs --macs 4" "--lean --verify" \
