@@ -221,13 +221,21 @@ static void relay_forced(struct vsw_call_relay *r)
 			continue; /* the guest's own fd: its problem */
 }
 
+/*
+ * Worker.  The eventfd is written only when no forced ring was pending:
+ * otherwise the relay has not taken the set yet (it reads force_fd, then
+ * takes force_rings), so it will see this ring too.  One syscall per
+ * relay wake-up, not per burst.
+ */
 void vsw_call_relay_force(struct vsw_call_relay *r, uint32_t ring)
 {
 	uint64_t one = 1;
 
-	__atomic_fetch_or(&r->force_rings, 1ull << ring, __ATOMIC_RELEASE);
+	if (__atomic_fetch_or(&r->force_rings, 1ull << ring,
+			      __ATOMIC_ACQ_REL) != 0)
+		return;
 	if (write(r->force_fd, &one, sizeof(one)) < 0)
-		return; /* a wake-up is pending already */
+		return; /* the counter is full: a wake-up is pending */
 }
 
 static void *relay_main(void *arg)
