@@ -2487,7 +2487,8 @@ static int parse(int argc, char **argv)
 {
 	int i;
 
-	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+	/* every option that does not exit takes a value: two at a time */
+	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (strcmp(o, "--list") == 0) {
@@ -2513,7 +2514,6 @@ static int parse(int argc, char **argv)
 			opt.probe = v;
 		else
 			break;
-		i++;
 	}
 	if (i >= argc || strncmp(argv[i], "--", 2) == 0) {
 		usage(stderr);

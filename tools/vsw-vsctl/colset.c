@@ -22,7 +22,11 @@ void vs_unquote(const char *s, char *out, size_t len)
 	size_t o = 0, n = strlen(s);
 
 	if (n < 2 || s[0] != '"' || s[n - 1] != '"') {
-		snprintf(out, len, "%s", s);
+		/* as it is, cut to @len (a bounded copy: gcc -O3 warns of the
+		 * truncation snprintf would report, which is the point) */
+		n = n < len ? n : len - 1;
+		memcpy(out, s, n);
+		out[n] = '\0';
 		return;
 	}
 	for (size_t i = 1; i + 1 < n && o + 1 < len; i++) {
