@@ -80,27 +80,35 @@ static void forget_guest(struct vsw_vhost_port *vp)
 
 /*
  * Library thread: one frontend per port, a second one is refused here;
- * every message of the one accepted passes vsw's guard first.
+ * every message of the one accepted passes vsw's guard first.  The guard
+ * looks for the connection's socket outside map_lock (a leaf lock).
  */
 static int new_connection(int vid)
 {
 	struct vsw_vhost_port *vp;
+	bool busy;
 	int rc = 0;
 
 	vsw_vhost_map_lock();
 	vp = vsw_vhost_map_find(vid);
-	if (vp == NULL || vp->conn_vid >= 0 || vsw_vhost_guard_attach(vid) < 0)
+	busy = vp != NULL && vp->conn_vid >= 0;
+	vsw_vhost_map_unlock();
+	if (vp == NULL || busy || vsw_vhost_guard_attach(vid) < 0)
 		rc = -1;
-	else {
+	vsw_vhost_map_lock();
+	vp = rc == 0 ? vsw_vhost_map_find(vid) : NULL;
+	if (vp == NULL || vp->conn_vid >= 0) {
+		rc = -1;
+	} else {
 		vp->conn_vid = vid;
 		forget_guest(vp);
 	}
 	vsw_vhost_map_unlock();
-	if (vp != NULL && rc < 0)
+	if (busy)
 		PORT_LOG(WARNING,
-			 "%s: refused a second vhost-user connection (vid %d): "
-			 "the port has a frontend",
-			 vp->base.name, vid);
+			 "vhost-user connection (vid %d) refused: the port "
+			 "has a frontend",
+			 vid);
 	return rc;
 }
 
@@ -116,6 +124,7 @@ static void destroy_connection(int vid)
 		vsw_call_relay_reset(vp->call_relay);
 	}
 	vsw_vhost_map_unlock();
+	vsw_vhost_guard_detach(vid);
 }
 
 /*
@@ -154,7 +163,11 @@ static int new_device(int vid)
 		return -1;
 	}
 	p = &vp->base;
+	/* the rings the guard let the guest size: the library counts every
+	 * ring up to the highest index any message named, refused or not */
 	nr = rte_vhost_get_vring_num(vid);
+	if (nr > vsw_vhost_guard_rings(vid))
+		nr = vsw_vhost_guard_rings(vid);
 	rte_vhost_get_negotiated_features(vid, &features);
 	vp->touched = 0;
 	/* vsw polls: the guest need not kick. Sticky across re-enable. */

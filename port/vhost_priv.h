@@ -5,10 +5,13 @@
  *                   ops table and the kind's descriptor;
  *   vhost_notify.c  guest kicks (kick fds, the kick setting), queue views;
  *   vhost_rxtx.c    the datapath (rx, tx, call counting), draining;
- *   vhost_guard.c   the message firewall and the call relay;
+ *   vhost_guard.c   the message firewall (its rules: vhost_guard_rules.c,
+ *                   plain C);
+ *   vhost_relay.c   the relay of guest interrupts;
  *   vhost_map.c     the path -> port table and the two locks.
  * Calls go one way: vhost.c calls the four others; vhost_notify.c,
- * vhost_rxtx.c and vhost_guard.c call only vhost_map.c, which calls none.
+ * vhost_rxtx.c, vhost_guard.c and vhost_relay.c call only vhost_map.c
+ * (the guard also the relay and its rules), which calls none.
  * The lock order is written at the top of vhost.c.
  */
 #ifndef VSW_VHOST_PRIV_H
@@ -117,17 +120,29 @@ void vsw_vhost_map_set(uint16_t id, struct vsw_vhost_port *vp);
 /* The port of @vid's socket (vhost thread; takes only map_lock). */
 struct vsw_vhost_port *vsw_vhost_port_of(int vid);
 
-/* vhost_guard.c */
+/* vhost_guard.c: the message firewall (rules: vhost_guard_rules.c). */
 
-/* Put the message firewall in front of connection @vid. 0 or -errno. */
+/* Put the firewall in front of connection @vid, made just now: finds its
+ * socket (bounds its replies and reads).  0 or -errno (refuse it). */
 int vsw_vhost_guard_attach(int vid);
+/* Connection @vid is gone (its socket closed). */
+void vsw_vhost_guard_detach(int vid);
 enum rte_vhost_msg_result vsw_vhost_guard(int vid, void *msg);
+/* Rings 0..N-1 of @vid may be in use: N is one above the highest ring
+ * the guard let the frontend size (vhost-events thread). */
+uint16_t vsw_vhost_guard_rings(int vid);
 
-/* A port's interrupt relay thread (see vhost_guard.c). */
+/* vhost_relay.c: a port's interrupt relay thread. */
 struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
 					     size_t errlen);
 void vsw_call_relay_reset(struct vsw_call_relay *r);
 void vsw_call_relay_destroy(struct vsw_call_relay *r);
+/* SET_VRING_CALL: an eventfd of ours for the library, relayed to the
+ * guest's @guest_fd (the relay owns it from now on); -1 on failure. */
+int vsw_call_relay_attach(struct vsw_call_relay *r, uint32_t ring,
+			  int guest_fd);
+/* The ring has no call fd any more. */
+void vsw_call_relay_detach(struct vsw_call_relay *r, uint32_t ring);
 /* Worker: have the relay call ring @ring's guest fd (call-suppression
  * off).  Never blocks: it writes only an eventfd of the relay's own. */
 void vsw_call_relay_force(struct vsw_call_relay *r, uint32_t ring);

@@ -36,6 +36,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +49,7 @@ enum vu_req {
 	VU_SET_OWNER = 3,
 	VU_RESET_OWNER = 4,
 	VU_SET_MEM_TABLE = 5,
+	VU_SET_LOG_BASE = 6,
 	VU_SET_VRING_NUM = 8,
 	VU_SET_VRING_ADDR = 9,
 	VU_SET_VRING_BASE = 10,
@@ -265,6 +267,21 @@ static int vu_send(int fd, uint32_t req, uint32_t flags, const void *pl,
 	if (size > 0)
 		memcpy(m.p.raw, pl, size);
 	return send_raw(fd, &m, VU_HDR + size, fds, nfds, 0);
+}
+
+/* The same, with sendmsg @sflags (MSG_DONTWAIT). */
+static int vu_send_flags(int fd, uint32_t req, uint32_t flags, const void *pl,
+			 uint32_t size, const int *fds, int nfds, int sflags)
+{
+	struct vu_msg m;
+
+	memset(&m, 0, VU_HDR);
+	m.req = req;
+	m.flags = VU_VERSION | flags;
+	m.size = size;
+	if (size > 0)
+		memcpy(m.p.raw, pl, size);
+	return send_raw(fd, &m, VU_HDR + size, fds, nfds, sflags);
 }
 
 /* Read exactly @len bytes: 1 done, 0 peer closed, -ETIMEDOUT, -errno. */
@@ -2331,6 +2348,570 @@ static void s_mem_shrink(struct report *r, uint64_t arg)
 	dev_down(&d, r);
 }
 
+/* ---- scenarios: ring state (review C1) and replies (review H1) ---------- */
+
+/*
+ * A running device whose vring 1 lives at the very end of a small region
+ * of its own, mapped by the backend right after a zeroed "sentinel"
+ * region (the library maps regions in table order and Linux places each
+ * new mapping just below the last one: the ring region is the last entry,
+ * the sentinel the one before it).  A backend that accesses vring 1 past
+ * its validated bounds then writes into the sentinel, which we can see,
+ * or into nothing (it dies).  Vring 0 and the frame buffers are in the
+ * normal guest memory.
+ */
+#define EDGE_RING_SIZE 0x4000u	   /* the ring's region */
+#define EDGE_SENTINEL (1u << 20)   /* the region mapped above it */
+#define EDGE_GPA_SENTINEL 0x200000000ull
+#define EDGE_GPA_RING 0x300000000ull
+#define F_RING_PACKED (1ull << 34)
+#define PF_LOG_SHMFD (1ull << 1)
+
+struct edge {
+	struct dev d;
+	int sfd, rfd;
+	uint8_t *sent, *ring; /* our mappings */
+};
+
+static int memfd_of(const char *name, size_t size, uint8_t **map)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC);
+
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
+		die("memfd");
+	*map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (*map == MAP_FAILED)
+		die("mmap memfd");
+	return fd;
+}
+
+static void edge_init(struct edge *e)
+{
+	memset(e, 0, sizeof(*e));
+	guest_init(&e->d.g);
+	e->sfd = memfd_of("vhost-hostile-sentinel", EDGE_SENTINEL, &e->sent);
+	e->rfd = memfd_of("vhost-hostile-ring", EDGE_RING_SIZE, &e->ring);
+}
+
+static void edge_fini(struct edge *e, struct report *r)
+{
+	dev_down(&e->d, r);
+	munmap(e->sent, EDGE_SENTINEL);
+	munmap(e->ring, EDGE_RING_SIZE);
+	close_fd(&e->sfd);
+	close_fd(&e->rfd);
+}
+
+/* Bytes of the sentinel that are no longer zero. */
+static size_t sentinel_dirty(const struct edge *e)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < EDGE_SENTINEL; i++)
+		n += e->sent[i] != 0;
+	return n;
+}
+
+/* After the attack: did the backend write where it must not? */
+static void edge_verdict(struct edge *e, struct report *r, size_t before)
+{
+	size_t dirty = sentinel_dirty(e);
+
+	if (dirty > before)
+		GOT(r, "UNSAFE: the backend wrote %zu bytes past the ring's "
+		       "region (into the region mapped after it)",
+		    dirty - before);
+	if (!backend_alive())
+		GOT(r, "UNSAFE: the backend died");
+}
+
+/* Negotiate (plus @extra features and @proto protocol features when
+ * offered) and send the three-region memory table. */
+static enum out edge_negotiate(struct edge *e, uint64_t extra, uint64_t proto,
+			       const char **step)
+{
+	struct conn *c = &e->d.c;
+	struct vu_region regs[3] = {
+		guest_region(&e->d.g),
+		{EDGE_GPA_SENTINEL, EDGE_SENTINEL, uaddr(e->sent), 0},
+		{EDGE_GPA_RING, EDGE_RING_SIZE, uaddr(e->ring), 0},
+	};
+	int fds[3] = {e->d.g.memfd, e->sfd, e->rfd};
+	struct vu_msg m;
+
+	TRY("GET_FEATURES", vu_get(c, VU_GET_FEATURES, NULL, 0, &m));
+	c->features = m.p.u64 & (F_VERSION_1 | F_PROTOCOL_FEATURES |
+				 F_INDIRECT_DESC | F_MRG_RXBUF | extra);
+	TRY("SET_FEATURES", vu_set_u64(c, VU_SET_FEATURES, c->features));
+	TRY("SET_OWNER", vu_set(c, VU_SET_OWNER, NULL, 0, NULL, 0));
+	TRY("GET_PROTOCOL_FEATURES",
+	    vu_get(c, VU_GET_PROTOCOL_FEATURES, NULL, 0, &m));
+	c->proto = m.p.u64 & (PF_REPLY_ACK | PF_STATUS | proto);
+	TRY("SET_PROTOCOL_FEATURES",
+	    vu_set_u64(c, VU_SET_PROTOCOL_FEATURES, c->proto));
+	c->ack = (c->proto & PF_REPLY_ACK) != 0;
+	TRY("SET_MEM_TABLE", set_mem(c, regs, 3, fds, 3));
+	return OUT_OK;
+}
+
+/* Vring @q set up with @size entries at base @base, rings at @desc,
+ * @avail (driver area) and @used (device area). */
+static enum out vring_at(struct conn *c, struct guest *g, uint32_t q,
+			 uint32_t size, uint32_t base, const void *desc,
+			 const void *avail, const void *used,
+			 const char **step)
+{
+	TRY("SET_VRING_NUM", vu_set_state(c, VU_SET_VRING_NUM, q, size));
+	TRY("SET_VRING_BASE", vu_set_state(c, VU_SET_VRING_BASE, q, base));
+	TRY("SET_VRING_ADDR",
+	    set_vring_addr(c, q, uaddr(desc), uaddr(avail), uaddr(used)));
+	TRY("SET_VRING_KICK", set_vring_fd(c, VU_SET_VRING_KICK, q, g->kick[q]));
+	TRY("SET_VRING_CALL", set_vring_fd(c, VU_SET_VRING_CALL, q, g->call[q]));
+	return OUT_OK;
+}
+
+/* Split vring 1 of 32 entries: its used ring ends where the region does. */
+#define EDGE_SPLIT_AVAIL 0x1000u /* room for 4096 avail entries */
+#define EDGE_SPLIT_USED (EDGE_RING_SIZE - 4 - 32 * 8)
+
+static struct vdesc *edge_desc(struct edge *e)
+{
+	return (struct vdesc *)e->ring;
+}
+
+static struct vavail *edge_avail(struct edge *e)
+{
+	return (struct vavail *)(e->ring + EDGE_SPLIT_AVAIL);
+}
+
+static struct vused *edge_used(struct edge *e)
+{
+	return (struct vused *)(e->ring + EDGE_SPLIT_USED);
+}
+
+/* Post @n frames on the edge split ring (descriptors 0..31 reused). */
+static uint16_t edge_tx(struct edge *e, uint16_t n, int ms)
+{
+	struct vavail *av = edge_avail(e);
+	uint16_t want;
+
+	for (uint16_t i = 0; i < n; i++) {
+		uint16_t slot = (uint16_t)(e->d.g.avail_idx % 32);
+
+		edge_desc(e)[slot] = (struct vdesc){
+			frame_write(&e->d.g, 16u + slot), NET_HDR + FRAME_LEN,
+			0, 0};
+		av->ring[e->d.g.avail_idx % 4096] = slot;
+		e->d.g.avail_idx++;
+	}
+	__atomic_store_n(&av->idx, e->d.g.avail_idx, __ATOMIC_RELEASE);
+	kick(e->d.g.kick[1]);
+	want = e->d.g.avail_idx;
+	for (uint64_t end = now_ms() + (uint64_t)ms;
+	     __atomic_load_n(&edge_used(e)->idx, __ATOMIC_ACQUIRE) != want &&
+	     now_ms() < end;)
+		sleep_ms(2);
+	return __atomic_load_n(&edge_used(e)->idx, __ATOMIC_ACQUIRE);
+}
+
+static int edge_up_split(struct edge *e, struct report *r)
+{
+	const char *step = "";
+	enum out o;
+
+	edge_init(e);
+	if (fresh(&e->d.c, r) < 0)
+		return -1;
+	o = edge_negotiate(e, 0, 0, &step);
+	if (o == OUT_OK)
+		o = hs_vring(&e->d.c, &e->d.g, 0, &step);
+	if (o == OUT_OK)
+		o = vring_at(&e->d.c, &e->d.g, 1, 32, 0, edge_desc(e),
+			     edge_avail(e), edge_used(e), &step);
+	if (o == OUT_OK)
+		o = hs_start(&e->d.c, &step);
+	if (o != OUT_OK) {
+		GOT(r, "handshake failed at %s: %s", step, out_str(o));
+		conn_close(&e->d.c);
+		return -1;
+	}
+	return 0;
+}
+
+/* C1 (a): a running split ring resized from 32 to 4096 entries. */
+static void s_vring_num_running(struct report *r, uint64_t arg)
+{
+	struct edge e;
+	enum out o;
+	uint16_t u;
+
+	(void)arg;
+	SENT(r, "running device, vring 1 of 32 entries ending at its "
+		"region's end; 32 frames; SET_VRING_NUM 4096 on the running "
+		"vring 1; 16 more frames");
+	if (edge_up_split(&e, r) == 0) {
+		u = edge_tx(&e, 32, opt.timeout_ms);
+		GOT(r, "%u of 32 frames consumed", u);
+		o = vu_set_state(&e.d.c, VU_SET_VRING_NUM, 1, 4096);
+		if (o == OUT_OK && !e.d.c.ack)
+			o = seen(&e.d.c, probe(&e.d.c));
+		GOT(r, "SET_VRING_NUM 4096 on the running vring 1: %s",
+		    out_str(o));
+		if (o == OUT_OK) {
+			GOT(r, "UNSAFE: a running ring was resized");
+			u = edge_tx(&e, 16, 1000);
+			GOT(r, "then %u of 48 frames consumed", u);
+		}
+		edge_verdict(&e, r, 0);
+	}
+	edge_fini(&e, r);
+}
+
+/*
+ * Packed vring 1 of 32 descriptors at the end of the ring region: desc
+ * ring [0x3e00, 0x4000), driver and device areas at its start.  The
+ * sentinel is filled with descriptors that look available, so a backend
+ * that reads past the ring also consumes one and writes it back.
+ */
+#define PK_AVAIL (1u << 7)
+#define PK_USED (1u << 15)
+
+struct pdesc {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t id, flags;
+};
+
+static void fill_sentinel_packed(struct edge *e, uint16_t flags)
+{
+	struct pdesc *p = (struct pdesc *)e->sent;
+
+	for (size_t i = 0; i < EDGE_SENTINEL / sizeof(*p); i++)
+		p[i] = (struct pdesc){GPA_BASE + BUF_OFF, NET_HDR + FRAME_LEN,
+				      0, flags};
+	frame_write(&e->d.g, 0);
+}
+
+/* Negotiate packed; vring 0 packed in the guest memory.  0: running. */
+static enum out edge_packed_start(struct edge *e, uint32_t base1,
+				  const char **step)
+{
+	uint8_t *m = e->d.g.mem;
+	struct pdesc *d1 =
+		(struct pdesc *)(e->ring + EDGE_RING_SIZE - 32 * 16);
+
+	TRY("vring 0", vring_at(&e->d.c, &e->d.g, 0, 256, 0x8000, m, m + 0x1000,
+				m + 0x1010, step));
+	TRY("vring 1", vring_at(&e->d.c, &e->d.g, 1, 32, base1, d1, e->ring,
+				e->ring + 0x10, step));
+	return hs_start(&e->d.c, step);
+}
+
+/* C1 (b): a packed ring whose base lies far beyond its 32 entries. */
+static void s_vring_base_packed(struct report *r, uint64_t arg)
+{
+	const char *step = "";
+	struct edge e;
+	size_t before;
+	enum out o;
+
+	(void)arg;
+	SENT(r, "packed rings; vring 1 of 32 descriptors at the end of its "
+		"region, SET_VRING_BASE 0x7ff0 (wrap 1); started and kicked");
+	edge_init(&e);
+	if (fresh(&e.d.c, r) < 0) {
+		edge_fini(&e, r);
+		return;
+	}
+	o = edge_negotiate(&e, F_RING_PACKED, 0, &step);
+	if (o == OUT_OK && !(e.d.c.features & F_RING_PACKED)) {
+		GOT(r, "packed rings not offered: nothing to attack");
+		edge_fini(&e, r);
+		return;
+	}
+	/* wrap counter 1: available = AVAIL set, USED clear */
+	fill_sentinel_packed(&e, PK_AVAIL);
+	before = sentinel_dirty(&e);
+	if (o == OUT_OK)
+		o = edge_packed_start(&e, 0x7ff0 | 0x8000, &step);
+	GOT(r, "start at base 0x7ff0: %s%s%s", o == OUT_OK ? "" : step,
+	    o == OUT_OK ? "" : ": ", out_str(o));
+	if (o == OUT_OK) {
+		GOT(r, "UNSAFE: a packed ring started at a base beyond it");
+		kick(e.d.g.kick[1]);
+		sleep_ms(1000);
+	}
+	edge_verdict(&e, r, before);
+	edge_fini(&e, r);
+}
+
+/* A broadcast from a device of our own on the probe port: the backend
+ * floods it to every other port, ours on the attacked socket too. */
+static const char *probe_broadcast(int n)
+{
+	static char buf[96];
+	struct dev p;
+	struct report dummy;
+	uint16_t u;
+
+	memset(&dummy, 0, sizeof(dummy));
+	guest_init(&p.g);
+	if (conn_open(&p.c, opt.probe) < 0 ||
+	    handshake(&p.c, &p.g, &(const char *){""}) != OUT_OK) {
+		dev_down(&p, &dummy);
+		return "the probe port could not be brought up";
+	}
+	for (uint16_t i = 0; i < n; i++) {
+		uint8_t *b = p.g.mem + BUF_OFF + (size_t)(16 + i % 32) * BUF_SIZE;
+
+		frame_write(&p.g, 16u + i % 32);
+		memset(b + NET_HDR, 0xff, 6);
+		b[NET_HDR + 11] = 0x02;
+		desc_set(&p.g, (uint16_t)(16 + i % 32),
+			 GPA_BASE + BUF_OFF + (uint64_t)(16 + i % 32) * BUF_SIZE,
+			 NET_HDR + FRAME_LEN, 0, 0);
+		tx_post(&p.g, (uint16_t)(16 + i % 32));
+		tx_wait(&p.g, (uint16_t)(i + 1), 200);
+	}
+	u = tx_wait(&p.g, (uint16_t)n, opt.hold_ms);
+	snprintf(buf, sizeof(buf), "%u of %d broadcasts from the probe port "
+		 "consumed", u, n);
+	dev_down(&p, &dummy);
+	return buf;
+}
+
+/* C1 (c): vring 0 sized as a split ring, then the device switched to
+ * packed and vring 0 started with tiny mergeable buffers. */
+static void s_packed_after_num(struct report *r, uint64_t arg)
+{
+	const char *step = "";
+	struct conn *c;
+	uint8_t *m;
+	struct edge e;
+	enum out o;
+
+	(void)arg;
+	SENT(r, "split features, SET_VRING_NUM vring 0 = 32; SET_FEATURES "
+		"with RING_PACKED; vring 0 started packed with 31 buffers of "
+		"3 bytes; a broadcast from the probe port");
+	edge_init(&e);
+	c = &e.d.c;
+	m = e.d.g.mem;
+	if (fresh(c, r) < 0) {
+		edge_fini(&e, r);
+		return;
+	}
+	o = edge_negotiate(&e, 0, 0, &step);
+	if (o == OUT_OK)
+		o = vu_set_state(c, VU_SET_VRING_NUM, 0, 32);
+	if (o == OUT_OK) {
+		struct vu_msg g;
+
+		o = vu_get(c, VU_GET_FEATURES, NULL, 0, &g);
+		if (o == OUT_OK && !(g.p.u64 & F_RING_PACKED)) {
+			GOT(r, "packed rings not offered: nothing to attack");
+			edge_fini(&e, r);
+			return;
+		}
+	}
+	if (o == OUT_OK) {
+		c->features |= F_RING_PACKED | F_MRG_RXBUF;
+		o = vu_set_u64(c, VU_SET_FEATURES, c->features);
+		if (o == OUT_OK && !c->ack)
+			o = seen(c, probe(c));
+	}
+	GOT(r, "SET_FEATURES with RING_PACKED after sizing: %s", out_str(o));
+	if (o == OUT_OK) {
+		struct pdesc *d0 = (struct pdesc *)m;
+
+		GOT(r, "UNSAFE: a sized ring was switched to packed");
+		for (uint16_t i = 0; i < 31; i++)
+			d0[i] = (struct pdesc){GPA_BASE + BUF_OFF + i * 64u, 3,
+					       i, PK_AVAIL};
+		o = vu_set_state(c, VU_SET_VRING_BASE, 0, 0x8000);
+		if (o == OUT_OK)
+			o = set_vring_addr(c, 0, uaddr(m), uaddr(m + 0x1000),
+					   uaddr(m + 0x1010));
+		if (o == OUT_OK)
+			o = set_vring_fd(c, VU_SET_VRING_KICK, 0, e.d.g.kick[0]);
+		if (o == OUT_OK)
+			o = set_vring_fd(c, VU_SET_VRING_CALL, 0, e.d.g.call[0]);
+		if (o == OUT_OK)
+			o = vring_at(c, &e.d.g, 1, 32, 0x8000, m + 0x20000,
+				     m + 0x21000, m + 0x21010, &step);
+		if (o == OUT_OK)
+			o = hs_start(c, &step);
+		GOT(r, "vring 0 started packed: %s", out_str(o));
+		if (o == OUT_OK)
+			GOT(r, "%s", probe_broadcast(1));
+	}
+	edge_verdict(&e, r, 0);
+	edge_fini(&e, r);
+}
+
+/* M2: guest memory in a file on a disk filesystem (/var/tmp). */
+static void s_mem_fd_disk(struct report *r, uint64_t arg)
+{
+	char path[] = "/var/tmp/vhost-hostile-XXXXXX";
+	struct vu_region reg;
+	struct statfs sfs;
+	const char *step = "";
+	struct dev d;
+	enum out o;
+	int fd;
+
+	(void)arg;
+	SENT(r, "SET_MEM_TABLE region backed by a file in /var/tmp");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0 || unlink(path) < 0 || ftruncate(fd, MEM_SIZE) < 0)
+		die("/var/tmp file");
+	if (fstatfs(fd, &sfs) == 0 &&
+	    (sfs.f_type == 0x01021994 || sfs.f_type == 0x958458f6)) {
+		GOT(r, "/var/tmp is tmpfs or hugetlbfs here: skipped");
+		close(fd);
+		return;
+	}
+	guest_init(&d.g);
+	close_fd(&d.g.memfd);
+	munmap(d.g.mem, MEM_SIZE);
+	d.g.memfd = fd;
+	d.g.mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       0);
+	if (d.g.mem == MAP_FAILED)
+		die("mmap /var/tmp file");
+	reg = guest_region(&d.g);
+	if (bent_mem(&d, r, &reg, &o, &step) < 0)
+		return;
+	if (o == OUT_OK && !d.c.ack)
+		o = seen(&d.c, probe(&d.c));
+	if (o == OUT_OK)
+		GOT(r, "UNSAFE: guest memory on a disk filesystem (type "
+		       "0x%lx) was accepted",
+		    (unsigned long)sfs.f_type);
+	dev_down(&d, r);
+}
+
+/*
+ * H1: a running device on the attacked socket stops reading and sends
+ * @arg-kind messages the library answers with every virtqueue lock of
+ * the device held (SET_VRING_ENABLE with REPLY_ACK, or SET_LOG_BASE),
+ * for 2 s or until the backend takes no more; meanwhile a device on the
+ * probe port, brought up before, floods broadcasts (to the attacked port
+ * too).  Then, still without reading, hold_ms more; then close.
+ */
+enum { BLOCK_ENABLE_ACK, BLOCK_LOG_BASE };
+
+static int block_msgs(struct conn *c, uint64_t kind, unsigned int *sent)
+{
+	struct vu_state st = {0, 1};
+	struct {
+		uint64_t size, offset;
+	} log = {4096, 0};
+	uint64_t end = now_ms() + 2000;
+	uint8_t *lm;
+	int lfd = kind == BLOCK_LOG_BASE
+			  ? memfd_of("vhost-hostile-log", 4096, &lm)
+			  : -1;
+
+	*sent = 0;
+	while (*sent < 20000 && now_ms() < end) {
+		int rc = kind == BLOCK_LOG_BASE
+				 ? vu_send_flags(c->fd, VU_SET_LOG_BASE, 0, &log,
+						 sizeof(log), &lfd, 1,
+						 MSG_DONTWAIT)
+				 : vu_send_flags(c->fd, VU_SET_VRING_ENABLE,
+						 VU_NEED_REPLY, &st, sizeof(st),
+						 NULL, 0, MSG_DONTWAIT);
+
+		if (rc == -EAGAIN) {
+			sleep_ms(10);
+			continue;
+		}
+		if (rc < 0)
+			break;
+		(*sent)++;
+	}
+	if (lfd >= 0) {
+		munmap(lm, 4096);
+		close(lfd);
+	}
+	return 0;
+}
+
+static void s_reply_block_running(struct report *r, uint64_t kind)
+{
+	struct dev d, p;
+	struct report dummy;
+	unsigned int sent;
+	uint16_t u;
+	int eof;
+
+	SENT(r, "running device that never reads its socket; %s for 2 s; "
+		"meanwhile broadcasts from a device on the probe port; held "
+		"%d ms",
+	     kind == BLOCK_LOG_BASE ? "SET_LOG_BASE (always answered)"
+				    : "SET_VRING_ENABLE with NEED_REPLY",
+	     opt.hold_ms);
+	memset(&dummy, 0, sizeof(dummy));
+	guest_init(&p.g);
+	if (conn_open(&p.c, opt.probe) < 0 ||
+	    handshake(&p.c, &p.g, &(const char *){""}) != OUT_OK) {
+		GOT(r, "the probe port could not be brought up");
+		dev_down(&p, &dummy);
+		return;
+	}
+	if (dev_up(&d, r) < 0 ||
+	    (kind == BLOCK_ENABLE_ACK && !d.c.ack)) {
+		if (d.c.fd >= 0)
+			GOT(r, "no REPLY_ACK: skipped");
+		dev_down(&d, r);
+		dev_down(&p, &dummy);
+		return;
+	}
+	if (kind == BLOCK_LOG_BASE) {
+		/* LOG_SHMFD: renegotiate the protocol features */
+		struct vu_msg m;
+
+		if (vu_get(&d.c, VU_GET_PROTOCOL_FEATURES, NULL, 0, &m) !=
+			    OUT_OK ||
+		    !(m.p.u64 & PF_LOG_SHMFD) ||
+		    vu_set_u64(&d.c, VU_SET_PROTOCOL_FEATURES,
+			       d.c.proto | PF_LOG_SHMFD) != OUT_OK) {
+			GOT(r, "LOG_SHMFD not negotiated: skipped");
+			dev_down(&d, r);
+			dev_down(&p, &dummy);
+			return;
+		}
+	}
+	block_msgs(&d.c, kind, &sent);
+	GOT(r, "%u messages taken", sent);
+	for (uint16_t i = 0; i < 50; i++) {
+		uint8_t *b;
+		uint16_t slot = (uint16_t)(16 + i % 32);
+
+		frame_write(&p.g, slot);
+		b = p.g.mem + BUF_OFF + (size_t)slot * BUF_SIZE;
+		memset(b + NET_HDR, 0xff, 6);
+		b[NET_HDR + 11] = 0x02;
+		desc_set(&p.g, slot, GPA_BASE + BUF_OFF + (uint64_t)slot * BUF_SIZE,
+			 NET_HDR + FRAME_LEN, 0, 0);
+		tx_post(&p.g, slot);
+		tx_wait(&p.g, (uint16_t)(i + 1), 100);
+	}
+	u = tx_wait(&p.g, 50, opt.hold_ms);
+	GOT(r, "%u of 50 broadcasts from the probe port consumed while the "
+	       "attacker did not read",
+	    u);
+	if (u != 50)
+		GOT(r, "UNSAFE: an unread socket stopped the datapath");
+	eof = wait_eof(d.c.fd, 100);
+	GOT(r, "the backend %s", eof ? "closed the connection"
+				      : "kept the connection");
+	conn_close(&d.c);
+	dev_down(&d, r);
+	dev_down(&p, &dummy);
+}
+
 /* ---- the scenario table and main ---------------------------------------- */
 
 typedef void scen_fn(struct report *r, uint64_t arg);
@@ -2428,6 +3009,12 @@ static const struct scenario scenarios[] = {
 	{"mem_shrink_running", s_mem_shrink, 0},
 	{"restart_without_num", s_restart_no_num, 0},
 	{"vring_num_bad_acked", s_bad_num_acked, 0},
+	{"vring_num_running", s_vring_num_running, 0},
+	{"vring_base_packed", s_vring_base_packed, 0},
+	{"packed_after_num", s_packed_after_num, 0},
+	{"mem_fd_disk", s_mem_fd_disk, 0},
+	{"reply_block_running", s_reply_block_running, BLOCK_ENABLE_ACK},
+	{"log_block_running", s_reply_block_running, BLOCK_LOG_BASE},
 };
 
 #define N_SCEN (sizeof(scenarios) / sizeof(scenarios[0]))

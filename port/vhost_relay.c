@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The relay of guest interrupts.
+ *
+ * The library writes the guest's call eventfd from inside
+ * rte_vhost_enqueue_burst, on a worker.  A guest can make that write
+ * block (a full pipe, an eventfd at its maximum count, O_NONBLOCK cleared
+ * on the file description it shares with us), which would stop every port
+ * that worker serves.  So the guard (vhost_guard.c) hands the library an
+ * eventfd of vsw's own instead (non-blocking, shared with nobody) and a
+ * relay thread per port copies each interrupt to the guest's fd; if the
+ * guest blocks that write, it blocks only its own relay, and a port
+ * delete or shutdown interrupts it (a signal, see vsw_call_relay_destroy)
+ * instead of waiting for the guest with the control lock held.  Calls
+ * forced by call-suppression off take the same way: the worker marks the
+ * ring and writes the relay's force_fd (ours alone, non-blocking).
+ *
+ * Threads: attach and detach run on the vhost-events thread, for some
+ * messages with every virtqueue lock held: they take only the relay's
+ * leaf lock.  Only the relay thread closes the fds it polls or writes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vhost_guard_rules.h"
+#include "vhost_priv.h"
+
+#define RELAY_STOP UINT32_MAX
+#define RELAY_WORK (UINT32_MAX - 1)
+#define RELAY_FORCE (UINT32_MAX - 2)
+#define RELAY_CLOSE_MAX (VSW_GUARD_MAX_RINGS * 4)
+
+struct vsw_call_relay {
+	pthread_t thread;
+	int epfd;
+	int ctl_fd;	      /* eventfd: work to do (RELAY_WORK) */
+	int force_fd;	      /* eventfd: forced calls (RELAY_FORCE) */
+	uint64_t force_rings; /* rings to call, bit per ring (workers set) */
+	bool stop;
+	/* under lock: per ring, our eventfd (polled) and the guest's fd */
+	pthread_mutex_t lock;
+	int ours[VSW_GUARD_MAX_RINGS];
+	int guest[VSW_GUARD_MAX_RINGS];
+	int closing[RELAY_CLOSE_MAX]; /* fds only the relay may close */
+	unsigned int n_closing;
+	char name[VSW_PORT_NAME_MAX];
+};
+
+/* Hand @fd to the relay to close (lock held). */
+static void relay_defer_close(struct vsw_call_relay *r, int fd)
+{
+	if (fd < 0)
+		return;
+	if (r->n_closing < RELAY_CLOSE_MAX)
+		r->closing[r->n_closing++] = fd;
+	else
+		close(fd); /* cannot happen: rings * 4 */
+}
+
+static void relay_poke(struct vsw_call_relay *r)
+{
+	uint64_t one = 1;
+
+	if (write(r->ctl_fd, &one, sizeof(one)) < 0)
+		return; /* the counter is pending already */
+}
+
+/* Relay thread: deferred closes (lock held by caller). */
+static void relay_reap(struct vsw_call_relay *r)
+{
+	for (unsigned int i = 0; i < r->n_closing; i++) {
+		epoll_ctl(r->epfd, EPOLL_CTL_DEL, r->closing[i], NULL);
+		close(r->closing[i]);
+	}
+	r->n_closing = 0;
+}
+
+/* Relay thread: ring @ring rang; pass it on to the guest. */
+static void relay_ring(struct vsw_call_relay *r, uint32_t ring)
+{
+	uint64_t v, one = 1;
+	struct iovec iov = {&v, sizeof(v)};
+	int ours, guest;
+
+	pthread_mutex_lock(&r->lock);
+	ours = r->ours[ring];
+	guest = r->guest[ring];
+	pthread_mutex_unlock(&r->lock);
+	/* both stay open: only this thread closes them */
+	if (ours < 0 || preadv2(ours, &iov, 1, -1, RWF_NOWAIT) != sizeof(v))
+		return;
+	if (guest >= 0 && write(guest, &one, sizeof(one)) < 0)
+		return; /* the guest's own fd: its problem */
+}
+
+/* Relay thread: the calls workers forced (call-suppression off).  The
+ * writes outside the lock, as relay_ring: a guest may block them. */
+static void relay_forced(struct vsw_call_relay *r)
+{
+	uint64_t v, one = 1, rings;
+	int guest[VSW_GUARD_MAX_RINGS];
+
+	if (read(r->force_fd, &v, sizeof(v)) < 0)
+		return;
+	rings = __atomic_exchange_n(&r->force_rings, 0, __ATOMIC_ACQ_REL);
+	pthread_mutex_lock(&r->lock);
+	memcpy(guest, r->guest, sizeof(guest));
+	pthread_mutex_unlock(&r->lock);
+	for (uint32_t i = 0; i < VSW_GUARD_MAX_RINGS; i++)
+		if ((rings >> i & 1) && guest[i] >= 0 &&
+		    write(guest[i], &one, sizeof(one)) < 0)
+			continue; /* the guest's own fd: its problem */
+}
+
+/*
+ * Worker.  The eventfd is written only when no forced ring was pending:
+ * otherwise the relay has not taken the set yet (it reads force_fd, then
+ * takes force_rings), so it will see this ring too.  One syscall per
+ * relay wake-up, not per burst.
+ */
+void vsw_call_relay_force(struct vsw_call_relay *r, uint32_t ring)
+{
+	uint64_t one = 1;
+
+	if (__atomic_fetch_or(&r->force_rings, 1ull << ring,
+			      __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (write(r->force_fd, &one, sizeof(one)) < 0)
+		return; /* the counter is full: a wake-up is pending */
+}
+
+static void *relay_main(void *arg)
+{
+	struct vsw_call_relay *r = arg;
+	struct epoll_event ev[16];
+	uint64_t v;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		int n = epoll_wait(r->epfd, ev, 16, -1);
+
+		for (int i = 0; i < n; i++) {
+			if (ev[i].data.u32 == RELAY_WORK) {
+				if (read(r->ctl_fd, &v, sizeof(v)) < 0)
+					continue;
+			} else if (ev[i].data.u32 == RELAY_FORCE) {
+				relay_forced(r);
+			} else if (ev[i].data.u32 < VSW_GUARD_MAX_RINGS) {
+				relay_ring(r, ev[i].data.u32);
+			}
+		}
+		pthread_mutex_lock(&r->lock);
+		relay_reap(r);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return NULL;
+}
+
+/*
+ * Stopping a relay whose write the guest keeps blocked: a signal whose
+ * handler does nothing, installed without SA_RESTART, sent to that thread
+ * alone, makes the write return EINTR; the relay then sees `stop`.
+ */
+static int relay_signal(void)
+{
+	return SIGRTMIN + 1;
+}
+
+static void relay_sig_noop(int sig)
+{
+	(void)sig;
+}
+
+static pthread_once_t relay_sig_once = PTHREAD_ONCE_INIT;
+
+static void relay_sig_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = relay_sig_noop;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: a blocked write returns EINTR */
+	sigaction(relay_signal(), &sa, NULL);
+}
+
+struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
+					     size_t errlen)
+{
+	struct vsw_call_relay *r = calloc(1, sizeof(*r));
+	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = RELAY_WORK};
+	struct epoll_event fev = {.events = EPOLLIN, .data.u32 = RELAY_FORCE};
+	char tname[16];
+
+	if (r == NULL)
+		goto fail;
+	pthread_once(&relay_sig_once, relay_sig_install);
+	snprintf(r->name, sizeof(r->name), "%s", port);
+	pthread_mutex_init(&r->lock, NULL);
+	for (unsigned int i = 0; i < VSW_GUARD_MAX_RINGS; i++)
+		r->ours[i] = r->guest[i] = -1;
+	r->epfd = epoll_create1(EPOLL_CLOEXEC);
+	r->ctl_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	r->force_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (r->epfd < 0 || r->ctl_fd < 0 || r->force_fd < 0 ||
+	    epoll_ctl(r->epfd, EPOLL_CTL_ADD, r->ctl_fd, &ev) < 0 ||
+	    epoll_ctl(r->epfd, EPOLL_CTL_ADD, r->force_fd, &fev) < 0 ||
+	    pthread_create(&r->thread, NULL, relay_main, r) != 0) {
+		if (r->epfd >= 0)
+			close(r->epfd);
+		if (r->ctl_fd >= 0)
+			close(r->ctl_fd);
+		if (r->force_fd >= 0)
+			close(r->force_fd);
+		free(r);
+		goto fail;
+	}
+	snprintf(tname, sizeof(tname), "vsw-irq-%.7s", port);
+	pthread_setname_np(r->thread, tname);
+	return r;
+fail:
+	snprintf(err, errlen, "port %s: cannot start its interrupt relay",
+		 port);
+	return NULL;
+}
+
+/* Forget every ring (the guest went): fds to the relay to close. */
+void vsw_call_relay_reset(struct vsw_call_relay *r)
+{
+	if (r == NULL)
+		return;
+	pthread_mutex_lock(&r->lock);
+	for (unsigned int i = 0; i < VSW_GUARD_MAX_RINGS; i++) {
+		relay_defer_close(r, r->ours[i]);
+		relay_defer_close(r, r->guest[i]);
+		r->ours[i] = r->guest[i] = -1;
+	}
+	pthread_mutex_unlock(&r->lock);
+	relay_poke(r);
+}
+
+void vsw_call_relay_destroy(struct vsw_call_relay *r)
+{
+	if (r == NULL)
+		return;
+	vsw_call_relay_reset(r);
+	__atomic_store_n(&r->stop, true, __ATOMIC_RELEASE);
+	relay_poke(r);
+	/* a guest may keep the relay's write blocked: interrupt it until the
+	 * thread is gone (a signal may land just before the write) */
+	for (;;) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 20 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000 * 1000 * 1000;
+		}
+		if (pthread_timedjoin_np(r->thread, NULL, &ts) == 0)
+			break;
+		pthread_kill(r->thread, relay_signal());
+	}
+	relay_reap(r);
+	close(r->epfd);
+	close(r->ctl_fd);
+	close(r->force_fd);
+	pthread_mutex_destroy(&r->lock);
+	free(r);
+}
+
+/*
+ * SET_VRING_CALL: give the library an eventfd of ours for ring @ring and
+ * relay it to the guest's @guest_fd.  Returns our fd (the library owns
+ * it from now on), or -1 to leave the message as it is.
+ */
+int vsw_call_relay_attach(struct vsw_call_relay *r, uint32_t ring, int guest_fd)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = ring};
+	int lib_fd, ours;
+
+	lib_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (lib_fd < 0)
+		return -1;
+	ours = fcntl(lib_fd, F_DUPFD_CLOEXEC, 0);
+	if (ours < 0 || epoll_ctl(r->epfd, EPOLL_CTL_ADD, ours, &ev) < 0) {
+		if (ours >= 0)
+			close(ours);
+		close(lib_fd);
+		return -1;
+	}
+	pthread_mutex_lock(&r->lock);
+	relay_defer_close(r, r->ours[ring]);
+	relay_defer_close(r, r->guest[ring]);
+	r->ours[ring] = ours;
+	r->guest[ring] = guest_fd;
+	pthread_mutex_unlock(&r->lock);
+	relay_poke(r);
+	return lib_fd;
+}
+
+void vsw_call_relay_detach(struct vsw_call_relay *r, uint32_t ring)
+{
+	pthread_mutex_lock(&r->lock);
+	relay_defer_close(r, r->ours[ring]);
+	relay_defer_close(r, r->guest[ring]);
+	r->ours[ring] = r->guest[ring] = -1;
+	pthread_mutex_unlock(&r->lock);
+	relay_poke(r);
+}
