@@ -18,8 +18,9 @@
  *
  * net_af_packet (a kernel interface through a TPACKET_V2 ring, DPDK 22.11)
  * needs care of its own: the kernel writes each frame into a ring slot of
- * `framesz` bytes (devargs, default 2048) at offset 34 (48 at most) and
- * cuts what does not fit; the PMD copies the slot into ONE mbuf with no
+ * `framesz` bytes (devargs, default 2048) at offset 66 and cuts what does
+ * not fit (tpacket_rcv: the 52-byte TPACKET2_HDRLEN, sockaddr_ll
+ * included, plus 16, aligned to 16, less the 14-byte MAC header); the PMD copies the slot into ONE mbuf with no
  * bound check (an overflow, fixed upstream only in 25.11.1: 203e04a9da)
  * and reports 1518 bytes as its limit whatever framesz is.  So vsw takes
  * its limit from framesz (a port whose mtu + 18 does not fit a slot whole
@@ -54,9 +55,13 @@
 
 #define AFP_DRIVER "net_af_packet"
 #define AFP_FRAMESZ_DEFAULT 2048 /* the PMD's, 22.11; blocksz: the page */
-/* where TPACKET_V2 puts a frame in its slot: 34 for a 14-byte header, at
- * most 48 for headers up to 32 bytes */
-#define AFP_RX_OFFSET 48
+/* where TPACKET_V2 puts a frame in its slot (macoff of tpacket_rcv:
+ * TPACKET_ALIGN(TPACKET2_HDRLEN + 16) - ETH_HLEN = 80 - 14), and the part
+ * of a slot the PMD copies into one mbuf (its rx set-up refuses a pool
+ * whose mbufs hold less: framesz - TPACKET2_HDRLEN + sockaddr_ll) */
+#define AFP_RX_OFFSET 66
+#define AFP_COPY_OFFSET 32
+#define AFP_ALIGN 16 /* TPACKET_ALIGNMENT: framesz is a multiple of it */
 #define AFP_POOL_MBUFS 2047 /* per rx queue, own pool */
 #define AFP_POOL_CACHE 64
 
@@ -172,10 +177,15 @@ static void eth_destroy(struct vsw_port *p)
 	PORT_LOG(INFO, "%s: removed", p->name);
 }
 
-/* The longest frame @mtu allows does not fit af_packet's slots whole. */
+/*
+ * The longest frame @mtu allows does not fit af_packet's slots whole.  A
+ * frame the kernel cut arrives as afp_whole bytes (the PMD copies what the
+ * slot holds and never looks at the real length), so the mtu's frames
+ * must be shorter than that: a cut one is then always oversize.
+ */
 static bool afp_cuts(const struct vsw_eth_port *e, unsigned int mtu)
 {
-	return e->afp_whole != 0 && mtu + VSW_FRAME_OVERHEAD > e->afp_whole;
+	return e->afp_whole != 0 && mtu + VSW_FRAME_OVERHEAD >= e->afp_whole;
 }
 
 static void afp_cut_msg(const struct vsw_eth_port *e, unsigned int mtu,
@@ -183,9 +193,11 @@ static void afp_cut_msg(const struct vsw_eth_port *e, unsigned int mtu,
 {
 	snprintf(err, errlen,
 		 "port %s: mtu %u needs frames of %u bytes; net_af_packet "
-		 "holds %u whole: give framesz >= %u in its devargs",
-		 e->base.name, mtu, mtu + VSW_FRAME_OVERHEAD, e->afp_whole,
-		 mtu + VSW_FRAME_OVERHEAD + AFP_RX_OFFSET);
+		 "holds %u whole (and cuts longer ones to that): give "
+		 "framesz >= %u in its devargs",
+		 e->base.name, mtu, mtu + VSW_FRAME_OVERHEAD, e->afp_whole - 1,
+		 (mtu + VSW_FRAME_OVERHEAD + 1 + AFP_RX_OFFSET + AFP_ALIGN - 1) /
+			 AFP_ALIGN * AFP_ALIGN);
 }
 
 /* Control: the PMD's MTU; one that cannot change it keeps the switch's
@@ -374,7 +386,7 @@ static int afp_prepare(struct vsw_eth_port *e, const struct vsw_port_env *env,
 		return -EINVAL;
 	}
 	room = rte_pktmbuf_data_room_size(env->mp) - RTE_PKTMBUF_HEADROOM;
-	if (e->afp_whole <= room)
+	if (framesz - AFP_COPY_OFFSET <= room)
 		return 0;
 	snprintf(name, sizeof(name), "vsw_afp%u_%u", e->base.id, gen++);
 	e->rx_mp = rte_pktmbuf_pool_create(

@@ -12,7 +12,14 @@
 #   - a net_af_packet port whose ring slots (framesz) cannot hold its mtu's
 #     frames whole is refused at port-add and port-set (they would arrive
 #     cut), and one whose blocksz is not a multiple of framesz at port-add
-#     (DPDK 22.11's PMD would read its ring wrong).
+#     (DPDK 22.11's PMD would read its ring wrong);
+#   - the boundary (review M1): the kernel puts a frame 66 bytes into its
+#     slot and cuts it to what the slot holds, so with framesz 2048 mtu
+#     1964 is refused, 1963 accepted, and raw frames of 1981 bytes arrive
+#     in B whole while 1982..2000-byte ones are dropped as oversize (they
+#     arrived cut to 1982 bytes and passed at mtu 1982 before);
+#   - framesz 2096 (the PMD copies 2064 bytes, more than a switch mbuf)
+#     gets a pool of its own instead of failing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_veth.sh"
 
@@ -77,17 +84,45 @@ over0=$(port_ctr a drop_oversize)
 ctl port-set a mtu=9000 || fail "port-set a mtu=9000"
 ns_ping "$NSA" -M "do" -s 8972 -c 3 -i 0.2 -W 3 10.98.0.2 || fail "jumbo ping failed after mtu 9000 again"
 
-note "framesz too small for the mtu: refused"
+note "framesz too small for the mtu: refused; the largest mtu's frames pass whole, longer ones are dropped, never cut"
+# TPACKET_V2 puts a frame 66 bytes into its slot: framesz 2048 holds 1982
+# bytes and cuts longer frames to exactly that, so its largest mtu is 1963
+# (frames up to 1981 bytes; a cut one is then oversize)
 veth_plain "vjC$ID" "vjc$ID"
+ip link set "vjC$ID" mtu 9000
+ip link set "vjc$ID" mtu 9000
 C_DEV="net_af_packet2,iface=vjC$ID"
 out=$(ctl port-add c type=ethdev mtu=9000 "devargs=$C_DEV" 2>&1) && fail "port-add c mtu=9000 with framesz 2048 accepted"
 echo "$out"
-echo "$out" | grep -q "framesz >= 9066" || fail "port-add c: no framesz advice"
-ctl port-add c type=ethdev mtu=1982 "devargs=$C_DEV" || fail "port-add c mtu=1982 (2048 - 48 - 18) refused"
-out=$(ctl port-set c mtu=1983 2>&1) && fail "port-set c mtu=1983 accepted with framesz 2048"
+# 9000 + 18 + 1 + 66 = 9085, rounded up to a multiple of 16
+echo "$out" | grep -q "framesz >= 9088" || fail "port-add c: no framesz advice (9088)"
+out=$(ctl port-add c type=ethdev mtu=1964 "devargs=$C_DEV" 2>&1) &&
+	fail "port-add c mtu=1964 accepted with framesz 2048 (a cut frame would look whole)"
 echo "$out"
-[ "$(port_ctr c mtu)" -eq 1982 ] || fail "c: mtu changed by a refused port-set"
+ctl port-add c type=ethdev mtu=1963 "devargs=$C_DEV" || fail "port-add c mtu=1963 (2048 - 66 - 18 - 1) refused"
+out=$(ctl port-set c mtu=1964 2>&1) && fail "port-set c mtu=1964 accepted with framesz 2048"
+echo "$out"
+[ "$(port_ctr c mtu)" -eq 1963 ] || fail "c: mtu changed by a refused port-set"
+wait_for 30 "c up" port_is c up
+over0=$(port_ctr c drop_oversize)
+raw_recv edge "$NSB" "vjB${ID}p" 20 30 1981
+for size in 1982 1996 2000; do
+	python3 "$RAWFRAMES" send "vjc$ID" "$(ns_mac "$NSB" "vjB${ID}p")" 20 "$size" ||
+		fail "raw sender ($size bytes) failed"
+done
+python3 "$RAWFRAMES" send "vjc$ID" "$(ns_mac "$NSB" "vjB${ID}p")" 20 1981 || fail "raw sender (1981 bytes) failed"
+rc=0; reap_pid "$RAW_PID" || rc=$?
+cat "$T/edge.json"
+[ "$rc" -eq 0 ] || fail "B did not receive 20 intact 1981-byte frames from c, or got cut ones"
+[ "$(jq .len_errors "$T/edge.json")" -eq 0 ] || fail "B got frames of the wrong length (cut by the kernel)"
+[ $(( $(port_ctr c drop_oversize) - over0 )) -ge 60 ] ||
+	fail "c: $(( $(port_ctr c drop_oversize) - over0 )) oversize drops for 60 frames of 1982..2000 bytes"
 ctl --timeout 30 port-del c || fail "port-del c"
+# framesz 2096: a slot holds 2030 bytes of frame, the PMD copies 2064 of it
+# into one mbuf, more than the switch's mbufs hold: c needs its own pool
+ctl port-add c type=ethdev mtu=1500 "devargs=$C_DEV,framesz=2096,blocksz=536576" ||
+	fail "port-add c with framesz 2096 (more than a switch mbuf holds) refused"
+ctl --timeout 30 port-del c || fail "port-del c (framesz 2096)"
 out=$(ctl port-add c type=ethdev "devargs=$C_DEV,framesz=9216,blocksz=12288" 2>&1) &&
 	fail "port-add c with blocksz not a multiple of framesz accepted"
 echo "$out"
