@@ -9,8 +9,11 @@
  *
  * The tag is TPID 0x8100, as in frame.h.  Ingress (vsw_vlan_in): an
  * access port drops a frame tagged with a VID (vlan_tagged_on_access),
- * and any S-tagged (0x88a8) or double-tagged frame (vlan_qinq: a tenant
- * sends no provider tags); untagged and priority-tagged (VID 0) frames
+ * and any S-tagged or double-tagged frame (vlan_qinq: a tenant sends no
+ * provider tags), S-tags being 0x88a8 and the legacy Q-in-Q TPIDs 0x9100
+ * and 0x9200 that some switches still take as outer tags (an access
+ * port's frame leaves a native-untagged uplink as it came, and such a
+ * switch would put it in the VLAN its "tag" names); untagged and priority-tagged (VID 0) frames
  * are in the port's vid0 (access and native-*: tag; trunk: 0); a VLAN the
  * port does not carry is dropped (vlan_not_allowed).  A trunk carries an
  * S-tagged frame as an untagged one: only the outer 0x8100 tag is vsw's.
@@ -36,6 +39,8 @@
 #include "table.h"
 
 #define VSW_ETHERTYPE_QINQ 0x88a8
+#define VSW_ETHERTYPE_QINQ_OLD1 0x9100
+#define VSW_ETHERTYPE_QINQ_OLD2 0x9200
 #define VSW_FDB_VLAN_BITS (0xfffull << 48)
 
 enum vsw_vlan_act {
@@ -55,6 +60,13 @@ static inline bool vsw_vlan_has_tag(const uint8_t *d)
 	return vsw_vlan_be16(d + 12) == VSW_ETHERTYPE_VLAN;
 }
 
+/* A provider (outer) tag's TPID: 802.1ad's or a legacy Q-in-Q one. */
+static inline bool vsw_vlan_outer_tpid(uint16_t t)
+{
+	return t == VSW_ETHERTYPE_QINQ || t == VSW_ETHERTYPE_QINQ_OLD1 ||
+	       t == VSW_ETHERTYPE_QINQ_OLD2;
+}
+
 /*
  * The VLAN of a frame (@d, @len bytes in its first segment, parsed into
  * @f) received on port @in: returns -1 and sets *@vid, with @f's keys
@@ -70,10 +82,10 @@ static inline int vsw_vlan_in(const struct vsw_dp *dp, uint16_t in,
 	if (unlikely(pp->access)) {
 		uint16_t t = vsw_vlan_be16(d + 12);
 
-		if (t == VSW_ETHERTYPE_QINQ ||
+		if (vsw_vlan_outer_tpid(t) ||
 		    (t == VSW_ETHERTYPE_VLAN && len >= 18 &&
 		     (vsw_vlan_be16(d + 16) == VSW_ETHERTYPE_VLAN ||
-		      vsw_vlan_be16(d + 16) == VSW_ETHERTYPE_QINQ)))
+		      vsw_vlan_outer_tpid(vsw_vlan_be16(d + 16)))))
 			return VSW_DROP_VLAN_QINQ;
 		if (v != 0)
 			return VSW_DROP_VLAN_TAGGED_ON_ACCESS;

@@ -356,24 +356,21 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 
 		if (cls[i] == DROPPED)
 			continue;
-		if (cls[i] != VSW_FRAME_UNICAST || vals[uidx[i]] == 0) {
+		out = cls[i] == VSW_FRAME_UNICAST && vals[uidx[i]] != 0
+			      ? vsw_fdb_val_port(vals[uidx[i]])
+			      : VSW_MAX_PORTS;
+		if (out == in) {
+			drop_pkt(ic, VSW_DROP_HAIRPIN, m);
+		} else if (out >= VSW_MAX_PORTS || dp->ports[out] == NULL ||
+			   (vlans && !(dp->vlan_ports[vid[i]] >> out & 1))) {
+			/* not known, or stale (port removed, no longer in the
+			 * VLAN): a flood, under the storm limits (a stale
+			 * entry's unicast as an unknown one) */
 			if (unlikely(ip->storm) &&
 			    (r = storm_over(w, ip, in, cls[i], now)) !=
 				    VSW_DROP_MAX)
 				drop_pkt(ic, r, m);
 			else if (vlans)
-				flood_vlan(w, dp, in, m, vid[i], now, &fs);
-			else
-				flood(w, dp, in, m, now, &fs);
-			continue;
-		}
-		out = vsw_fdb_val_port(vals[uidx[i]]);
-		if (out == in) {
-			drop_pkt(ic, VSW_DROP_HAIRPIN, m);
-		} else if (out >= VSW_MAX_PORTS || dp->ports[out] == NULL ||
-			   (vlans && !(dp->vlan_ports[vid[i]] >> out & 1))) {
-			/* stale: port removed, or no longer in the VLAN */
-			if (vlans)
 				flood_vlan(w, dp, in, m, vid[i], now, &fs);
 			else
 				flood(w, dp, in, m, now, &fs);

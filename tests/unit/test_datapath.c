@@ -971,6 +971,40 @@ static void test_storm(void)
 }
 
 /*
+ * A unicast whose FDB entry is stale (its port left the table: a static
+ * entry outlives it, or the port left the VLAN) is flooded as an unknown
+ * unicast: under the ingress port's storm limit (review L1 of 702c808;
+ * that path skipped it).
+ */
+static void test_storm_stale(void)
+{
+	const uint64_t hz = 1000000000;
+	struct env e;
+
+	setup(&e, 3);
+	e.dp->pp[0].storm = true;
+	e.dp->pp[0].storm_cls[VSW_FRAME_UNICAST] = vsw_storm_params(1, 1, hz);
+	/* a static entry for M on p1, then p1 leaves the table */
+	CHECK(vsw_fdb_add_static(e.fdb, key_of(mac(0x99)), 1, e.now_s) == 0);
+	e.dp->ports[1] = NULL;
+	e.dp->flood[1] = 2;
+	e.dp->n_flood = 2;
+	e.dp->wk[0].rxq[1].port = 2;
+	e.dp->wk[0].n = 2;
+	for (uint32_t i = 0; i < 1000; i++) {
+		push(&e, 0, frame(&e, mac(0x99), mac(0xa), 64, i));
+		if (i % 32 == 31)
+			poll(&e);
+	}
+	while (poll(&e) > 0)
+		;
+	/* the bucket's 32 pass, the rest are storm drops */
+	CHECK(ctrs(&e, 0)->drops[VSW_DROP_STORM_UNKNOWN] == 1000 - 32);
+	CHECK(ctrs(&e, 0)->flooded == 32 && sent(&e, 2) == 32);
+	teardown(&e);
+}
+
+/*
  * Random traffic between six ports, each with its own MACs (all learned
  * first), checked frame by frame against a model: a unicast to a known
  * MAC reaches its port alone, everything else that is not dropped
@@ -1220,11 +1254,15 @@ static void test_vlan_ingress(void)
 	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_AD, 10, UNTAGGED, 4));
 	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_AD, 0, UNTAGGED, 5));
 	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 0, 20, 6));
+	/* access p0: legacy Q-in-Q TPIDs, outer or inner (review L2 of
+	 * 702c808: they left a native-untagged uplink as they came) */
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), 0x9100, 30, UNTAGGED, 12));
+	push(&e, 0, vframe(&e, BCAST, mac(0xa), 0x9200, 30, UNTAGGED, 13));
 	/* access p0: priority-tagged (PCP 5, VID 0) is VLAN 10 */
 	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 5 << 13, UNTAGGED, 7));
 	poll(&e);
 	CHECK(ctrs(&e, 0)->drops[VSW_DROP_VLAN_TAGGED_ON_ACCESS] == 2);
-	CHECK(ctrs(&e, 0)->drops[VSW_DROP_VLAN_QINQ] == 4);
+	CHECK(ctrs(&e, 0)->drops[VSW_DROP_VLAN_QINQ] == 6);
 	CHECK(ctrs(&e, 0)->flooded == 1);
 	/* p1 gets it untagged (popped), trunk p2 tagged 10 with PCP 5 */
 	CHECK(sent(&e, 1) == 1 && sent(&e, 2) == 1 && sent(&e, 3) == 0);
@@ -1430,6 +1468,7 @@ int main(void)
 	RUN(test_nd_hidden);
 	RUN(test_storm_bucket);
 	RUN(test_storm);
+	RUN(test_storm_stale);
 	RUN(test_tx_full);
 	RUN(test_too_big);
 	RUN(test_port_gone);
