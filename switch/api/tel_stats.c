@@ -22,11 +22,10 @@
 
 struct fdb_walk {
 	struct rte_tel_data *d;
-	unsigned long index;
 	uint32_t now;
 };
 
-static void add_fdb_entry(uint64_t key, uint64_t val, void *arg)
+static void add_fdb_entry(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 {
 	struct fdb_walk *w = arg;
 	struct rte_tel_data *c = rte_tel_data_alloc();
@@ -39,7 +38,7 @@ static void add_fdb_entry(uint64_t key, uint64_t val, void *arg)
 	vsw_fdb_key_mac(key, m);
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
 		 m[2], m[3], m[4], m[5]);
-	snprintf(idx, sizeof(idx), "%lu", w->index++);
+	snprintf(idx, sizeof(idx), "%" PRIu64, pos);
 	rte_tel_data_start_dict(c);
 	rte_tel_data_add_dict_string(c, "mac", mac);
 	rte_tel_data_add_dict_u64(c, "vlan", vsw_fdb_key_vlan(key));
@@ -56,9 +55,9 @@ static void add_fdb_entry(uint64_t key, uint64_t val, void *arg)
 static int cmd_fdb(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct fdb_walk w = {.d = d};
-	unsigned int total, n;
 	unsigned long *v;
 	struct vsw_args a;
+	uint64_t pos;
 
 	if (!vsw_ctl_begin(d, cmd, params, &a, false))
 		return 0;
@@ -67,17 +66,15 @@ static int cmd_fdb(const char *cmd, const char *params, struct rte_tel_data *d)
 		v[1] = FDB_PAGE;
 	if (v[1] > FDB_PAGE_MAX)
 		v[1] = FDB_PAGE_MAX;
-	w.index = v[0];
+	pos = v[0];
 	w.now = __atomic_load_n(&vsw.now_s, __ATOMIC_RELAXED);
 	rte_tel_data_start_dict(d);
-	total = vsw_fdb_count(vsw.fdb);
-	rte_tel_data_add_dict_u64(d, "total", total);
+	rte_tel_data_add_dict_u64(d, "total", vsw_fdb_count(vsw.fdb));
 	rte_tel_data_add_dict_u64(d, "offset", v[0]);
-	n = vsw_fdb_walk(vsw.fdb, (unsigned int)v[0], (unsigned int)v[1],
-			 add_fdb_entry, &w);
+	/* a cursor, not an entry count: a page costs its own entries */
+	vsw_fdb_walk(vsw.fdb, &pos, (unsigned int)v[1], add_fdb_entry, &w);
 	vsw_ctl_end();
-	rte_tel_data_add_dict_u64(d, "next_offset",
-				  n == v[1] && v[0] + n < total ? v[0] + n : 0);
+	rte_tel_data_add_dict_u64(d, "next_offset", pos);
 	return 0;
 }
 

@@ -54,10 +54,12 @@ struct statics {
 	unsigned int n; /* static entries seen, also past the array */
 };
 
-static void add_static(uint64_t key, uint64_t val, void *arg)
+static void add_static(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 {
 	struct statics *s = arg;
 	uint16_t port = vsw_fdb_val_port(val);
+
+	(void)pos;
 	struct vsw_fdb_conf *fc;
 
 	if (!(val & VSW_FDB_VAL_STATIC) || port >= VSW_MAX_PORTS ||
@@ -85,9 +87,10 @@ static unsigned int collect_statics(const struct vsw_switch *sw,
 				    struct vsw_config *cfg)
 {
 	struct statics s = {sw, cfg, 0};
+	uint64_t pos = 0;
 
 	cfg->n_fdb = 0;
-	vsw_fdb_walk(sw->fdb, 0, UINT_MAX, add_static, &s);
+	vsw_fdb_walk(sw->fdb, &pos, UINT_MAX, add_static, &s);
 	qsort(cfg->fdb, cfg->n_fdb, sizeof(cfg->fdb[0]), fdb_cmp);
 	return s.n;
 }
@@ -237,13 +240,6 @@ int vsw_state_save(struct vsw_switch *sw, char *err, size_t errlen)
 
 /* ---- static FDB entries ---- */
 
-static unsigned int count_statics(const struct vsw_switch *sw)
-{
-	static struct vsw_config scratch; /* ctl_lock */
-
-	return collect_statics(sw, &scratch);
-}
-
 int vsw_ctl_fdb_add(struct vsw_switch *sw, uint64_t key, const char *port,
 		    char *err, size_t errlen)
 {
@@ -257,7 +253,8 @@ int vsw_ctl_fdb_add(struct vsw_switch *sw, uint64_t key, const char *port,
 		return -ENOENT;
 	}
 	had = vsw_fdb_lookup(sw->fdb, key, &old) && (old & VSW_FDB_VAL_STATIC);
-	if (!had && count_statics(sw) >= VSW_MAX_STATIC_FDB) {
+	/* counted by the FDB, not by a walk of it under ctl_lock */
+	if (!had && vsw_fdb_static_count(sw->fdb) >= VSW_MAX_STATIC_FDB) {
 		snprintf(err, errlen, "at most %d static entries",
 			 VSW_MAX_STATIC_FDB);
 		return -ENOSPC;

@@ -126,6 +126,11 @@ uint32_t vsw_fdb_port_count(const struct vsw_fdb *f, uint16_t port)
 		       : 0;
 }
 
+uint32_t vsw_fdb_static_count(const struct vsw_fdb *f)
+{
+	return __atomic_load_n(&f->n_static, __ATOMIC_RELAXED);
+}
+
 uint32_t vsw_fdb_count(const struct vsw_fdb *f)
 {
 	return __atomic_load_n(&f->count, __ATOMIC_RELAXED);
@@ -488,6 +493,7 @@ int vsw_fdb_add_static(struct vsw_fdb *f, uint64_t key, uint16_t port,
 	if (s != NULL) {
 		pcount_add(f, __atomic_load_n(&s->val, __ATOMIC_RELAXED), -1);
 		__atomic_store_n(&s->val, val, __ATOMIC_RELEASE);
+		pcount_add(f, val, 1);
 	} else {
 		rc = insert_locked(f, b1, b2, key, val);
 	}

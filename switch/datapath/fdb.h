@@ -136,6 +136,8 @@ unsigned int vsw_fdb_trim(struct vsw_fdb *fdb, uint32_t now);
 
 /* Entries in the table now, and the limit. Any thread. */
 uint32_t vsw_fdb_count(const struct vsw_fdb *fdb);
+/* Static entries in the table (fdb-add's limit without a walk). */
+uint32_t vsw_fdb_static_count(const struct vsw_fdb *fdb);
 uint32_t vsw_fdb_max(const struct vsw_fdb *fdb);
 
 /*
@@ -195,12 +197,16 @@ unsigned int vsw_fdb_flush(struct vsw_fdb *fdb, uint16_t port,
 			   bool with_static);
 
 /*
- * Visit entries in table order, skipping the first @skip valid ones and
- * stopping after @max visits.  Returns the number visited.  Any thread;
- * a concurrent change may be missed or seen twice.
+ * Visit entries in table order from position *@pos (0: the start),
+ * stopping after @max visits; *@pos is then where the next walk goes on,
+ * 0 once the table's end was reached.  A position is a slot of the table
+ * (bucket * slots + slot), so a page costs its own entries, not a walk
+ * from the start.  Returns the number visited.  @fn gets each entry's
+ * position.  Any thread; a concurrent change may be missed or seen twice.
  */
-typedef void (*vsw_fdb_walk_fn)(uint64_t key, uint64_t val, void *arg);
-unsigned int vsw_fdb_walk(const struct vsw_fdb *fdb, unsigned int skip,
+typedef void (*vsw_fdb_walk_fn)(uint64_t key, uint64_t val, uint64_t pos,
+				void *arg);
+unsigned int vsw_fdb_walk(const struct vsw_fdb *fdb, uint64_t *pos,
 			  unsigned int max, vsw_fdb_walk_fn fn, void *arg);
 
 const struct vsw_fdb_cstats *vsw_fdb_cstats(const struct vsw_fdb *fdb);

@@ -236,27 +236,25 @@ unsigned int vsw_fdb_trim(struct vsw_fdb *f, uint32_t now)
 	return n;
 }
 
-unsigned int vsw_fdb_walk(const struct vsw_fdb *f, unsigned int skip,
+unsigned int vsw_fdb_walk(const struct vsw_fdb *f, uint64_t *pos,
 			  unsigned int max, vsw_fdb_walk_fn fn, void *arg)
 {
-	unsigned int seen = 0, n = 0;
+	uint64_t end = ((uint64_t)f->mask + 1) * SLOTS_PER_BUCKET, p;
+	unsigned int n = 0;
 
-	for (uint32_t b = 0; b <= f->mask && n < max; b++) {
-		for (int i = 0; i < SLOTS_PER_BUCKET && n < max; i++) {
-			const struct slot *s = &f->b[b].s[i];
-			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE),
-				 v;
+	for (p = *pos; p < end && n < max; p++) {
+		const struct slot *s =
+			&f->b[p / SLOTS_PER_BUCKET].s[p % SLOTS_PER_BUCKET];
+		uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE), v;
 
-			if (!(k & VSW_FDB_KEY_VALID))
-				continue;
-			if (seen++ < skip)
-				continue;
-			v = read_val(s, k);
-			if (v == 0)
-				continue; /* replaced under us */
-			fn(k, v, arg);
-			n++;
-		}
+		if (!(k & VSW_FDB_KEY_VALID))
+			continue;
+		v = read_val(s, k);
+		if (v == 0)
+			continue; /* replaced under us */
+		fn(k, v, p, arg);
+		n++;
 	}
+	*pos = p < end ? p : 0;
 	return n;
 }

@@ -40,6 +40,7 @@ struct vsw_fdb {
 	struct vsw_fdb_cstats cst; /* control thread only */
 	/* dynamic entries per port (atomic; writers: learners, control) */
 	uint32_t pcount[VSW_FDB_PORTS];
+	uint32_t n_static; /* static entries (atomic; writer: control) */
 	uint32_t limit[VSW_FDB_PORTS]; /* writer: control; 0 = none */
 };
 
@@ -71,11 +72,16 @@ static inline void buckets_of(const struct vsw_fdb *f, uint64_t key,
 		*b2 = *b1 ^ (f->mask & 1u);
 }
 
+/* Every entry that comes or goes passes here: per-port dynamic counts
+ * and the static count stay exact. */
 static inline void pcount_add(struct vsw_fdb *f, uint64_t val, int32_t d)
 {
 	uint16_t port = vsw_fdb_val_port(val);
 
-	if (port < VSW_FDB_PORTS && !(val & VSW_FDB_VAL_STATIC))
+	if (val & VSW_FDB_VAL_STATIC)
+		__atomic_add_fetch(&f->n_static, (uint32_t)d,
+				   __ATOMIC_RELAXED);
+	else if (port < VSW_FDB_PORTS)
 		__atomic_add_fetch(&f->pcount[port], (uint32_t)d,
 				   __ATOMIC_RELAXED);
 }

@@ -255,8 +255,9 @@ static void test_learn_bulk(void)
 }
 
 static unsigned int walked;
-static void count_walk(uint64_t k, uint64_t v, void *arg)
+static void count_walk(uint64_t k, uint64_t v, uint64_t pos, void *arg)
 {
+	(void)pos;
 	(void)k;
 	(void)v;
 	(void)arg;
@@ -267,18 +268,31 @@ static void test_walk_pages(void)
 {
 	struct vsw_fdb *f = mk(512);
 	struct vsw_fdb_wstats ws = {0};
-	unsigned int total = 0, off = 0, n;
+	unsigned int total = 0, n, pages = 0;
+	uint64_t pos = 0, last;
 
 	for (uint32_t i = 0; i < 300; i++)
 		vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws);
+	/* the cursor goes on where the last page stopped, to 0 at the end */
 	do {
 		walked = 0;
-		n = vsw_fdb_walk(f, off, 128, count_walk, NULL);
+		last = pos;
+		n = vsw_fdb_walk(f, &pos, 128, count_walk, NULL);
 		CHECK(n == walked);
+		CHECK(pos == 0 || pos > last);
 		total += n;
-		off += n;
-	} while (n == 128);
-	CHECK(total == 300);
+		pages++;
+	} while (pos != 0);
+	CHECK(total == 300 && pages >= 3 && pages <= 4);
+	/* statics are counted without a walk */
+	CHECK(vsw_fdb_static_count(f) == 0);
+	CHECK(vsw_fdb_add_static(f, key_n(1000, 0), 2, 1) == 0);
+	CHECK(vsw_fdb_add_static(f, key_n(1000, 0), 3, 1) == 0); /* replaced */
+	CHECK(vsw_fdb_add_static(f, key_n(1001, 0), 2, 1) == 0);
+	CHECK(vsw_fdb_static_count(f) == 2);
+	CHECK(vsw_fdb_del(f, key_n(1001, 0)) == 0);
+	CHECK(vsw_fdb_flush(f, 3, true) >= 1);
+	CHECK(vsw_fdb_static_count(f) == 0);
 	vsw_fdb_destroy(f);
 }
 
@@ -404,8 +418,9 @@ static void test_flood_fairness(void)
 }
 
 static unsigned int walk_first;
-static void first_key(uint64_t key, uint64_t val, void *arg)
+static void first_key(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 {
+	(void)pos;
 	(void)val;
 	(void)arg;
 	if (walk_first == UINT32_MAX)
@@ -426,8 +441,10 @@ static void test_keyed_hash(void)
 		f = vsw_fdb_create(&p);
 		for (uint32_t i = 0; i < 64; i++)
 			vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws);
+		uint64_t pos = 0;
+
 		walk_first = UINT32_MAX;
-		vsw_fdb_walk(f, 0, 1, first_key, NULL);
+		vsw_fdb_walk(f, &pos, 1, first_key, NULL);
 		first[t] = walk_first;
 		vsw_fdb_destroy(f);
 	}

@@ -208,12 +208,13 @@ struct census {
 	uint8_t seen[NK];
 };
 
-static void count_one(uint64_t key, uint64_t val, void *arg)
+static void count_one(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 {
 	struct census *c = arg;
 	uint32_t k = n_of(key);
 	uint64_t v;
 
+	(void)pos;
 	c->entries++;
 	if (k >= NK || !plausible(k, val)) {
 		c->bad++;
@@ -247,7 +248,7 @@ static unsigned int census(void)
 	unsigned int fails = 0;
 
 	memset(&c, 0, sizeof(c));
-	vsw_fdb_walk(f, 0, UINT32_MAX, count_one, &c);
+	vsw_fdb_walk(f, &(uint64_t){0}, UINT32_MAX, count_one, &c);
 	fails += c.bad != 0;
 	fails += c.dups != 0;
 	fails += c.unfound != 0;
