@@ -294,6 +294,58 @@ int vsw_ctl_fdb_del(struct vsw_switch *sw, uint64_t key, char *err,
 
 /* ---- start-up ---- */
 
+/*
+ * The state file decides vsw's ports and settings at the next start, with
+ * none of port-add's limits (review L4 of 702c808): refuse one that a
+ * user other than vsw's own (or root) could have written or planted -- a
+ * symbolic link, a file not ours, a file or directory writable by group
+ * or others, as sshd's StrictModes does -- before it is read, and refuse
+ * to write into such a directory.  With the directory ours alone, nobody
+ * can swap the file between this check and the read.
+ */
+static bool owner_ok(const struct stat *st)
+{
+	return st->st_uid == geteuid() || st->st_uid == 0;
+}
+
+static int state_trusted(const char *path, bool file, char *err,
+			 size_t errlen)
+{
+	char dir[VSW_PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%.*s",
+		 slash > path ? (int)(slash - path) : 1, path);
+	if (stat(dir, &st) == 0 &&
+	    (!owner_ok(&st) || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+		snprintf(err, errlen,
+			 "state file %s: its directory %s is %s: refused "
+			 "(whoever can write there decides vsw's ports at "
+			 "the next start; make it root's, mode 0755 or "
+			 "0700)",
+			 path, dir,
+			 !owner_ok(&st) ? "not owned by root"
+					: "writable by group or others");
+		return -EPERM;
+	}
+	if (!file || lstat(path, &st) < 0)
+		return 0;
+	if (!S_ISREG(st.st_mode) || !owner_ok(&st) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(err, errlen,
+			 "state file %s: %s: refused (vsw writes it itself, "
+			 "a regular file of root's, mode 0644)",
+			 path,
+			 S_ISLNK(st.st_mode)	? "a symbolic link"
+			 : !S_ISREG(st.st_mode) ? "not a regular file"
+			 : !owner_ok(&st)	? "not owned by root"
+						: "writable by group or others");
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* The directory of the state file exists (one level is made, 0755). */
 static void make_dir(const struct vsw_switch *sw)
 {
@@ -319,6 +371,15 @@ int vsw_state_init(struct vsw_switch *sw, char *err, size_t errlen)
 			test_delay_us);
 	}
 	make_dir(sw);
+	{
+		char path[VSW_PATH_MAX];
+		int rc;
+
+		vsw_config_state_path(&sw->cfg.sw, path, sizeof(path));
+		rc = state_trusted(path, false, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
 	for (unsigned int i = 0; i < sw->cfg.n_fdb; i++) {
 		const struct vsw_fdb_conf *fc = &sw->cfg.fdb[i];
 		struct vsw_port *p = vsw_ctl_port_by_name(sw, fc->port);
@@ -391,7 +452,9 @@ int vsw_state_startup(struct vsw_config *cfg, bool reset, bool offline,
 				 path, other);
 		return 0;
 	}
-	if (access(path, F_OK) < 0 && errno == ENOENT)
-		return 0;
+	if (lstat(path, &(struct stat){0}) < 0 && errno == ENOENT)
+		return state_trusted(path, false, err, errlen);
+	if (state_trusted(path, true, err, errlen) < 0)
+		return -EPERM;
 	return overlay(cfg, path, note, notelen, err, errlen);
 }

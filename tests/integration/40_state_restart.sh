@@ -8,7 +8,9 @@
 # back with every change (ports, keys, static MACs, settings) and a guest
 # attaches to the restored port.  Then: a state file that does not parse
 # stops vsw with its file/section/key and a hint, and --reset-state starts
-# from the config file again (the state kept as vsw.state.old).  With a
+# from the config file again (the state kept as vsw.state.old).  A state
+# file that is a link, not root's or writable by others, or whose
+# directory others can write, is refused before it is read.  With a
 # state file that cannot be written, every change fails and is undone.
 . "$(dirname "$0")/lib.sh"
 
@@ -96,6 +98,35 @@ rc=0; out=$("$VSW" -l 0,1 --file-prefix "$PREFIX" --no-huge -m 64 -- -c "$CFG" 2
 echo "$out" | grep -qF "vsw: $STATE: [port c] mtu = \"20000\": expected an MTU in 68..9000" || fail "no file/section/key error: $out"
 echo "$out" | grep -q "move it away.*--reset-state" || fail "no hint: $out"
 "$VSW" -- -c "$CFG" --check >/dev/null 2>&1 && fail "--check accepted the bad state file"
+
+note "a state file or directory others could have written is refused, unread (review L4)"
+# untrusted WHY: vsw refuses to start, naming the state file and WHY
+untrusted() {
+	local rc=0 out
+	# (a vsw that takes the file runs: 124 after 20 s)
+	out=$(timeout 20 "$VSW" -l 0,1 --file-prefix "$PREFIX" --no-huge -m 64 -- -c "$CFG" 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] || fail "vsw exited $rc with an untrusted state file ($1): $(echo "$out" | tail -3)"
+	echo "$out" | grep -qF "state file $STATE" || fail "the refusal does not name the state file: $out"
+	echo "$out" | grep -q "$1: refused" || fail "no refusal naming '$1': $out"
+	! echo "$out" | grep -q "SECRET-LINE" || fail "vsw quoted the file behind the link: $out"
+}
+cp "$T/good.state" "$STATE"
+chmod 0666 "$STATE"
+untrusted "writable by group or others"
+chmod 0644 "$STATE"
+chown 65534 "$STATE"
+untrusted "not owned by root"
+chown 0 "$STATE"
+printf 'SECRET-LINE\n' >"$T/secret"
+mv "$STATE" "$T/moved.state"
+ln -s "$T/secret" "$STATE"
+untrusted "a symbolic link"
+rm "$STATE"
+mv "$T/moved.state" "$STATE"
+chmod g+w "$RUN"
+untrusted "writable by group or others"
+chmod g-w "$RUN"
+sed -i 's/^mtu = 2000$/mtu = 20000/' "$STATE" # the bad one again, for --reset-state
 
 note "--reset-state starts from the config file"
 start_vsw "$CFG" --reset-state

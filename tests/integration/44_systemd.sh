@@ -37,6 +37,9 @@ done
 for f in etc/vsw/vsw.conf etc/default/vsw usr/share/doc/vsw/integration.md usr/share/doc/vsw/README.md; do
 	[ -f "$R/$f" ] || fail "not installed: /$f"
 done
+# /var/lib/vsw must be root's alone: vsw refuses a state directory others
+# can write, and StateDirectory= alone makes it 0755 (review I1)
+grep -qx 'StateDirectoryMode=0700' "$UNIT" || fail "the unit leaves StateDirectoryMode unset (0755)"
 grep -q '^ExecStart=/usr/bin/vsw .*-c /etc/vsw/vsw.conf' "$UNIT" ||
 	fail "ExecStart does not run /usr/bin/vsw on /etc/vsw/vsw.conf: $(grep ExecStart= "$UNIT")"
 for k in Type=notify Restart=on-failure RuntimeDirectory=vsw RuntimeDirectoryPreserve=yes LimitMEMLOCK=infinity; do
