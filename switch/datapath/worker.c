@@ -556,8 +556,14 @@ int vsw_worker_main(void *arg)
 			__atomic_load_n(&vsw.dp, __ATOMIC_ACQUIRE);
 		uint32_t n;
 
-		if (dp != w->last_dp && w->last_dp != NULL)
+		if (dp != w->last_dp && w->last_dp != NULL) {
 			flush_due(w, w->last_dp, t0, true);
+			/* a queue moved here may still be armed by its last
+			 * owner's sleep (it disarms only the queues of the
+			 * table it wakes to): give it the port's setting */
+			if (dp->par.poll_mode == VSW_POLL_ADAPTIVE)
+				arm_queues(dp, w, NULL, false);
+		}
 		w->last_dp = dp;
 		n = poll_once(w, dp, vsw.now_s);
 		t1 = rte_rdtsc();
