@@ -8,7 +8,9 @@
 # reports no denial of service to other connections and no fd or mapping
 # left behind; the DPDK heap holds no more allocations than before it.
 # Every generator trial spanning the attack loses nothing and no frame in
-# it waits STALL_MS or more, so forwarding A->B never stopped.  At the
+# it waits STALL_MS or more, so forwarding A->B never stopped; a loss at
+# b's full rx ring is forgiven only up to four times what a baseline
+# trial without an attack lost there.  At the
 # end mbufs_in_use, vsw's open fds and DPDK heap allocations are back to
 # what they were before any guest came, vsw maps none of the attacker's
 # memory, and c still serves a normal guest that receives broadcasts.
@@ -129,10 +131,14 @@ trial_end() {
 	lost=$(echo "$j" | jq .lost)
 	full=$(($(port_ctr b drop_tx_full) - B_FULL0))
 	if [ "$lost" -gt 0 ] && [ "$lost" -eq "$full" ] &&
-		[ "$(echo "$j" | jq .max_delay_ms)" -lt "$STALL_MS" ]; then
+		[ "$(echo "$j" | jq .max_delay_ms)" -lt "$STALL_MS" ] &&
+		[ "$full" -le "$FULL_ALLOW" ]; then
 		# vsw forwarded them; the generator, starved of CPU by other
-		# busy pollers, did not drain its own rx ring in time
-		note "WARN: trial $TRIALS lost $lost frames, all at b's full rx ring (generator starved)"
+		# busy pollers, did not drain its own rx ring in time -- no
+		# more often than in the baseline trial without an attack (an
+		# attack that stalls the worker for less than STALL_MS makes it
+		# forward a pile at once and overflows b's ring too)
+		note "WARN: trial $TRIALS lost $lost frames, all at b's full rx ring (generator starved; baseline allows $FULL_ALLOW)"
 		lost=0
 	fi
 	if [ "$lost" -ne 0 ] || [ "$(echo "$j" | jq .rx_packets)" -eq 0 ] ||
@@ -222,6 +228,17 @@ base_fds=$(vsw_fds)
 base_heap=$(heap)
 note "before any guest: mbufs_in_use $base_mbufs, fds $base_fds, heap $base_heap"
 BAD=()
+
+# Baseline: a trial without an attack.  What b's full rx ring drops in it
+# (the generator starved of CPU on two shared cores) is what a trial with
+# an attack may lose there and still be forgiven: four times as much, and
+# 200 frames for noise.
+note "baseline trial, no attack"
+trial_start
+wait "$GEN" || fail "baseline trial: $(tail -3 "$T/gen$TRIALS.log")"
+base_full=$(($(port_ctr b drop_tx_full) - B_FULL0))
+FULL_ALLOW=$((4 * base_full + 200))
+note "baseline: $(jq -c '{tx_packets, lost, max_delay_ms: (.latency_ns.max / 1000000 | floor)}' "$T/gen$TRIALS.json"), b drop_tx_full $base_full: an attack trial may lose up to $FULL_ALLOW there"
 
 trial_start
 note "attacking c with ${#SCEN[@]} scenario(s)"
