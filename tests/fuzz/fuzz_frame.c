@@ -14,12 +14,25 @@
  * (switch/datapath/portsec.h), with and without allowed-macs: any
  * answer must be a pass or one of its three reasons, the same twice and
  * through the burst's shortcut (vsw_portsec_check_burst).
+ *
+ * And through the VLAN rules (switch/datapath/vlan.h) on a table of five
+ * ports (access 10; trunk 10,20; native-untagged 10 with trunk 20;
+ * native-tagged 20 with trunk 10; a trunk of every VLAN), entering on the
+ * port the last byte names: a frame is let in only into a VLAN its port
+ * carries, with its keys moved there; an access port never lets in a
+ * tagged, S-tagged (0x88a8, 0x9100, 0x9200) or double-tagged frame;
+ * then, for every port of that VLAN, the tag action applied to a copy
+ * (an mbuf of exactly the frame's length, so ASan sees any overrun)
+ * leaves it untagged or tagged with that VLAN as the port wants, the
+ * MACs, priority bits and payload as they were.
  */
 #include <stdbool.h>
 
 #include "frame.h"
 #include "fuzz.h"
 #include "portsec.h"
+#include "vlan.h"
+#include "vsw_config.h"
 
 #define TPID_8021Q 0x8100
 #define TPID_8021AD 0x88a8
@@ -128,6 +141,147 @@ static void check_portsec(const uint8_t *d, uint32_t len)
 	}
 }
 
+/* ---- VLANs ---- */
+
+#define VP 5
+
+static struct vsw_dp vdp;
+
+static void vlan_table_init(void)
+{
+	static const char *const kv[VP] = {
+		"tag=10", "trunks=10,20", "vlan-mode=native-untagged,tag=10,trunks=20",
+		"vlan-mode=native-tagged,tag=20,trunks=10", "",
+	};
+	static struct vsw_port_conf pc[VP];
+	char err[VSW_ERR_MAX];
+
+	for (uint16_t i = 0; i < VP; i++) {
+		snprintf(pc[i].name, sizeof(pc[i].name), "p%u", i);
+		if (kv[i][0] != '\0' &&
+		    vsw_config_port_set_kv(&pc[i], kv[i], err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", kv[i], err);
+			abort();
+		}
+		vsw_vlan_fill_port(&vdp, i, &pc[i]);
+	}
+}
+
+/* @d[0..len) with @a applied, as a worker would, in an mbuf whose data
+ * ends exactly where the frame does; NULL if the push found no room. */
+static uint8_t *apply_copy(const uint8_t *d, uint32_t len,
+			   enum vsw_vlan_act a, uint16_t v, uint32_t *out_len,
+			   uint8_t **buf)
+{
+	struct rte_mbuf *m = calloc(1, sizeof(*m));
+	const uint32_t head = 64;
+
+	*buf = malloc(head + len);
+	FUZZ_CHECK(m != NULL && *buf != NULL);
+	memcpy(*buf + head, d, len);
+	m->buf_addr = *buf;
+	m->buf_len = (uint16_t)(head + len);
+	m->data_off = head;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->nb_segs = 1;
+	rte_mbuf_refcnt_set(m, 1);
+	FUZZ_CHECK(vsw_vlan_apply(m, a, v));
+	*out_len = m->pkt_len;
+	FUZZ_CHECK(m->data_len == m->pkt_len);
+	d = rte_pktmbuf_mtod(m, uint8_t *);
+	free(m);
+	return (uint8_t *)(uintptr_t)d;
+}
+
+static bool tagged(const uint8_t *d, uint32_t len)
+{
+	return len >= 18 && be16(d + 12) == TPID_8021Q;
+}
+
+/*
+ * The frame leaving port @out in VLAN @v, byte for byte: untagged where
+ * @out sends @v untagged (the outer tag popped, one only; a VLAN 0 frame
+ * as it came), else tagged with @v (pushed with priority 0, or its VID
+ * rewritten and its priority bits kept).
+ */
+static void check_egress(const uint8_t *d, uint32_t len, uint16_t out,
+			 uint16_t v)
+{
+	bool untag = vdp.pp[out].untag_vid == v;
+	enum vsw_vlan_act a = vsw_vlan_action(d, v, untag);
+	uint8_t *want = malloc(len + 4), *buf, *e;
+	uint32_t n, wn;
+
+	FUZZ_CHECK(want != NULL);
+	memcpy(want, d, 12);
+	if (untag && tagged(d, len) && v != 0) {
+		memcpy(want + 12, d + 16, len - 16);
+		wn = len - 4;
+	} else if (untag || !tagged(d, len)) {
+		if (untag) {
+			memcpy(want + 12, d + 12, len - 12);
+			wn = len;
+		} else {
+			want[12] = 0x81;
+			want[13] = 0x00;
+			want[14] = (uint8_t)(v >> 8);
+			want[15] = (uint8_t)v;
+			memcpy(want + 16, d + 12, len - 12);
+			wn = len + 4;
+		}
+	} else {
+		memcpy(want + 12, d + 12, len - 12);
+		want[14] = (uint8_t)((d[14] & 0xf0) | (v >> 8));
+		want[15] = (uint8_t)v;
+		wn = len;
+	}
+	e = apply_copy(d, len, a, v, &n, &buf);
+	FUZZ_CHECK(n == wn && memcmp(e, want, wn) == 0);
+	free(buf);
+	free(want);
+}
+
+static void check_vlans(const uint8_t *d, uint32_t len, const struct vsw_frame *f)
+{
+	static bool init;
+	uint16_t in = (uint16_t)(d[len - 1] % VP), vid = 0xffff;
+	uint16_t outer = be16(d + 12);
+	struct vsw_frame g = *f;
+	int r;
+
+	if (!init) {
+		vlan_table_init();
+		init = true;
+	}
+	r = vsw_vlan_in(&vdp, in, d, len, &g, &vid);
+	FUZZ_CHECK(r == -1 || r == VSW_DROP_VLAN_QINQ ||
+		   r == VSW_DROP_VLAN_TAGGED_ON_ACCESS ||
+		   r == VSW_DROP_VLAN_NOT_ALLOWED);
+	if (vdp.pp[in].access &&
+	    (outer == TPID_8021AD || outer == 0x9100 || outer == 0x9200))
+		FUZZ_CHECK(r == VSW_DROP_VLAN_QINQ);
+	if (r != -1) {
+		FUZZ_CHECK(memcmp(&g, f, sizeof(g)) == 0);
+		return;
+	}
+	FUZZ_CHECK(vid < VSW_N_VIDS && (vdp.vlan_ports[vid] >> in & 1));
+	FUZZ_CHECK(g.src_key == vsw_fdb_key(d + 6, vid));
+	FUZZ_CHECK(g.dst_key == vsw_fdb_key(d, vid));
+	if (vdp.pp[in].access) {
+		FUZZ_CHECK(vid == vdp.pp[in].vid0);
+		FUZZ_CHECK(!tagged(d, len) || (be16(d + 14) & 0x0fff) == 0);
+		FUZZ_CHECK(!tagged(d, len) || !is_tpid(be16(d + 16)));
+	}
+	if (f->vlan == 0)
+		FUZZ_CHECK(vid == vdp.pp[in].vid0);
+	else
+		FUZZ_CHECK(vid == f->vlan);
+	for (uint16_t out = 0; out < VP; out++)
+		if (out != in && (vdp.vlan_ports[vid] >> out & 1))
+			check_egress(d, len, out, vid);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vsw_frame f, g, untouched;
@@ -154,6 +308,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (is_forward(c)) {
 		check_forward(data, len, c, &f);
 		check_portsec(data, len);
+		check_vlans(data, len, &f);
 	}
 	return 0;
 }
