@@ -85,6 +85,7 @@ static void forget_guest(struct vsw_vhost_port *vp)
  */
 static int new_connection(int vid)
 {
+	char name[VSW_PORT_NAME_MAX] = "";
 	struct vsw_vhost_port *vp;
 	bool busy;
 	int rc = 0;
@@ -92,6 +93,8 @@ static int new_connection(int vid)
 	vsw_vhost_map_lock();
 	vp = vsw_vhost_map_find(vid);
 	busy = vp != NULL && vp->conn_vid >= 0;
+	if (vp != NULL)
+		snprintf(name, sizeof(name), "%s", vp->base.name);
 	vsw_vhost_map_unlock();
 	if (vp == NULL || busy || vsw_vhost_guard_attach(vid) < 0)
 		rc = -1;
@@ -106,9 +109,9 @@ static int new_connection(int vid)
 	vsw_vhost_map_unlock();
 	if (busy)
 		PORT_LOG(WARNING,
-			 "vhost-user connection (vid %d) refused: the port "
-			 "has a frontend",
-			 vid);
+			 "%s: refused a second vhost-user connection (vid %d): "
+			 "the port has a frontend",
+			 name, vid);
 	return rc;
 }
 
