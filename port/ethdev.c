@@ -61,7 +61,7 @@
  * whose mbufs hold less: framesz - TPACKET2_HDRLEN + sockaddr_ll) */
 #define AFP_RX_OFFSET 66
 #define AFP_COPY_OFFSET 32
-#define AFP_ALIGN 16 /* TPACKET_ALIGNMENT: framesz is a multiple of it */
+#define AFP_ALIGN 16	    /* TPACKET_ALIGNMENT: framesz is a multiple of it */
 #define AFP_POOL_MBUFS 2047 /* per rx queue, own pool */
 #define AFP_POOL_CACHE 64
 
@@ -191,13 +191,14 @@ static bool afp_cuts(const struct vsw_eth_port *e, unsigned int mtu)
 static void afp_cut_msg(const struct vsw_eth_port *e, unsigned int mtu,
 			char *err, size_t errlen)
 {
-	snprintf(err, errlen,
-		 "port %s: mtu %u needs frames of %u bytes; net_af_packet "
-		 "holds %u whole (and cuts longer ones to that): give "
-		 "framesz >= %u in its devargs",
-		 e->base.name, mtu, mtu + VSW_FRAME_OVERHEAD, e->afp_whole - 1,
-		 (mtu + VSW_FRAME_OVERHEAD + 1 + AFP_RX_OFFSET + AFP_ALIGN - 1) /
-			 AFP_ALIGN * AFP_ALIGN);
+	snprintf(
+		err, errlen,
+		"port %s: mtu %u needs frames of %u bytes; net_af_packet "
+		"holds %u whole (and cuts longer ones to that): give "
+		"framesz >= %u in its devargs",
+		e->base.name, mtu, mtu + VSW_FRAME_OVERHEAD, e->afp_whole - 1,
+		(mtu + VSW_FRAME_OVERHEAD + 1 + AFP_RX_OFFSET + AFP_ALIGN - 1) /
+			AFP_ALIGN * AFP_ALIGN);
 }
 
 /* Control: the PMD's MTU; one that cannot change it keeps the switch's

@@ -10,7 +10,7 @@
 
 #include <rte_malloc.h>
 
-#include "debug.h"
+#include "common/debug.h"
 #include "port_priv.h"
 
 static const struct vsw_port_kind *kind_of(enum vsw_port_type type)

@@ -39,7 +39,7 @@
 
 #include <rte_mbuf.h>
 
-#include "vsw_config.h"
+#include "config/vsw_config.h"
 
 struct vsw_port;
 

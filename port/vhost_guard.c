@@ -126,8 +126,7 @@ static const char *reply_backlog(int fd)
 	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, &len) == 0 &&
 	    sndbuf / 4 < limit)
 		limit = sndbuf / 4;
-	return outq > limit ? "the frontend does not read its replies"
-			    : NULL;
+	return outq > limit ? "the frontend does not read its replies" : NULL;
 }
 
 static struct vsw_call_relay *relay_of(int vid)

@@ -82,7 +82,8 @@ static const char *check_mem_table(const struct vsw_guard_msg *m,
 	if (n == 0 || n > VSW_GUARD_MAX_REGIONS || (int)n != nfds)
 		return "memory table: region and fd counts disagree";
 	for (uint32_t i = 0; i < n; i++) {
-		const struct vsw_guard_region *r = &m->payload.memory.regions[i];
+		const struct vsw_guard_region *r =
+			&m->payload.memory.regions[i];
 		const char *why =
 			bad_mem_fd(&fds[i], r->mmap_offset, r->memory_size);
 
@@ -101,8 +102,8 @@ static bool packed_base_ok(const struct vsw_guard_state *s, int ring)
 	return (s->base[ring] & VSW_GUARD_PACKED_IDX) < s->size[ring];
 }
 
-static const char *ring_num(struct vsw_guard_state *s, int ring,
-			    uint32_t num, uint64_t features)
+static const char *ring_num(struct vsw_guard_state *s, int ring, uint32_t num,
+			    uint64_t features)
 {
 	uint64_t bit = 1ull << ring;
 
@@ -122,8 +123,7 @@ static const char *ring_num(struct vsw_guard_state *s, int ring,
 	return NULL;
 }
 
-static const char *ring_base(struct vsw_guard_state *s, int ring,
-			     uint32_t num)
+static const char *ring_base(struct vsw_guard_state *s, int ring, uint32_t num)
 {
 	uint64_t bit = 1ull << ring;
 
@@ -212,10 +212,10 @@ const char *vsw_guard_rules(struct vsw_guard_state *s,
 	case VSW_REQ_SET_MEM_TABLE:
 		return check_mem_table(m, fds, nfds);
 	case VSW_REQ_SET_LOG_BASE:
-		return nfds != 1 ? "log base without one fd"
-				 : bad_mem_fd(&fds[0],
-					      m->payload.log.mmap_offset,
-					      m->payload.log.mmap_size);
+		return nfds != 1
+			       ? "log base without one fd"
+			       : bad_mem_fd(&fds[0], m->payload.log.mmap_offset,
+					    m->payload.log.mmap_size);
 	case VSW_REQ_SET_FEATURES:
 		return features_flip(s, m->payload.u64);
 	}

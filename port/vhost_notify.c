@@ -16,6 +16,7 @@
 
 #include <linux/virtio_ring.h>
 
+#include "common/debug.h"
 #include "vhost_priv.h"
 
 /* test hook (VSW_TEST_UPKEEP_DELAY_US): hold reg_lock this long in upkeep,
@@ -24,12 +25,8 @@ static unsigned int upkeep_delay_us;
 
 void vsw_vhost_notify_init(void)
 {
-	const char *d = getenv("VSW_TEST_UPKEEP_DELAY_US");
-
-	upkeep_delay_us = d != NULL ? (unsigned int)strtoul(d, NULL, 10) : 0;
-	if (upkeep_delay_us)
-		PORT_LOG(WARNING, "test hook: upkeep holds its lock %u us",
-			 upkeep_delay_us);
+	upkeep_delay_us = vsw_test_hook_us("VSW_TEST_UPKEEP_DELAY_US",
+					   "upkeep holds its lock");
 }
 
 /* 0: suppress guest kicks (vsw polls), 1: leave them on (measuring). */

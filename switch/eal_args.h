@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "vsw_config.h"
+#include "config/vsw_config.h"
 
 #define VSW_MAX_EAL_ARGS 128
 

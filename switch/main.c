@@ -26,14 +26,13 @@
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
-#include "control.h"
+#include "common/debug.h"
+#include "control/control.h"
 #include "eal_args.h"
 #include "notify.h"
-#include "tel.h"
+#include "api/tel.h"
 #include "vsw.h"
-#include "vsw_keys.h"
-
-RTE_LOG_REGISTER_DEFAULT(vsw_logtype, INFO);
+#include "config/vsw_keys.h"
 
 struct vsw_switch vsw = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1};
 
@@ -224,14 +223,9 @@ static int setup_core(struct vsw_switch *sw)
 	memset(sw->rxq_owner, VSW_RXQ_UNASSIGNED, sizeof(sw->rxq_owner));
 	sw->now_s = 1;
 	sw->start_tsc = rte_rdtsc();
-	if (getenv("VSW_TEST_QS_DELAY_US") != NULL) {
-		sw->test_qs_delay_us =
-			(unsigned int)atoi(getenv("VSW_TEST_QS_DELAY_US"));
-		VSW_LOG(WARNING,
-			"test hook: workers sleep %u us after each "
-			"quiescent report",
-			sw->test_qs_delay_us);
-	}
+	sw->test_qs_delay_us =
+		vsw_test_hook_us("VSW_TEST_QS_DELAY_US",
+				 "workers sleep after each quiescent report");
 	return 0;
 }
 

@@ -22,16 +22,13 @@
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 
-#include "fdb.h"
-#include "port.h"
-#include "stats.h"
-#include "table.h"
-#include "vsw_config.h"
-#include "worker.h"
-
-extern int vsw_logtype;
-#define VSW_LOG(level, fmt, ...)                                               \
-	rte_log(RTE_LOG_##level, vsw_logtype, "vsw: " fmt "\n", ##__VA_ARGS__)
+#include "common/log.h"
+#include "datapath/fdb.h"
+#include "port/port.h"
+#include "datapath/stats.h"
+#include "datapath/table.h"
+#include "config/vsw_config.h"
+#include "datapath/worker.h"
 
 /* Rebalance state (control/rebalance.c, ctl_lock). */
 struct vsw_rxq_load {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdb.h"
+#include "datapath/fdb.h"
 
 #define FIELDS_MAX 4
 

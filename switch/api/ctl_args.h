@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vsw_config.h"
+#include "config/vsw_config.h"
 
 #define VSW_ARGS_MAX 255 /* longest accepted parameter string */
 

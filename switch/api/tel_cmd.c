@@ -18,10 +18,10 @@
 
 #include <rte_telemetry.h>
 
-#include "control.h"
+#include "control/control.h"
 #include "tel.h"
 #include "vsw.h"
-#include "vsw_keys.h"
+#include "config/vsw_keys.h"
 
 static int reply_rc(struct rte_tel_data *d, int rc, const char *err)
 {

@@ -20,9 +20,9 @@
 #include <rte_mempool.h>
 #include <rte_telemetry.h>
 
-#include "control.h"
+#include "control/control.h"
 #include "tel.h"
-#include "debug.h"
+#include "common/debug.h"
 #include "vsw.h"
 
 #define PORTS_PAGE 32

@@ -13,7 +13,7 @@
 #include <rte_cycles.h>
 #include <rte_telemetry.h>
 
-#include "control.h"
+#include "control/control.h"
 #include "tel.h"
 #include "vsw.h"
 

@@ -11,7 +11,7 @@
 
 #include <rte_telemetry.h>
 
-#include "control.h"
+#include "control/control.h"
 #include "tel.h"
 #include "vsw.h"
 

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "port.h"
-#include "worker.h"
+#include "port/port.h"
+#include "datapath/worker.h"
 
 struct vsw_switch;
 

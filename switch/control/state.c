@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/debug.h"
 #include "control.h"
 #include "vsw.h"
 
@@ -308,8 +309,7 @@ static bool owner_ok(const struct stat *st)
 	return st->st_uid == geteuid() || st->st_uid == 0;
 }
 
-static int state_trusted(const char *path, bool file, char *err,
-			 size_t errlen)
+static int state_trusted(const char *path, bool file, char *err, size_t errlen)
 {
 	char dir[VSW_PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -340,7 +340,7 @@ static int state_trusted(const char *path, bool file, char *err,
 			 S_ISLNK(st.st_mode)	? "a symbolic link"
 			 : !S_ISREG(st.st_mode) ? "not a regular file"
 			 : !owner_ok(&st)	? "not owned by root"
-						: "writable by group or others");
+					  : "writable by group or others");
 		return -EPERM;
 	}
 	return 0;
@@ -363,13 +363,8 @@ static void make_dir(const struct vsw_switch *sw)
 
 int vsw_state_init(struct vsw_switch *sw, char *err, size_t errlen)
 {
-	const char *hook = getenv("VSW_TEST_STATE_DELAY_US");
-
-	if (hook != NULL) {
-		test_delay_us = (unsigned int)atoi(hook);
-		VSW_LOG(WARNING, "test hook: each state save sleeps 2 x %u us",
-			test_delay_us);
-	}
+	test_delay_us = vsw_test_hook_us("VSW_TEST_STATE_DELAY_US",
+					 "each state save sleeps twice");
 	make_dir(sw);
 	{
 		char path[VSW_PATH_MAX];

@@ -23,10 +23,10 @@
 #include <rte_malloc.h>
 
 #include "control.h"
-#include "vlan.h"
-#include "debug.h"
-#include "frame.h"
-#include "portsec.h"
+#include "datapath/vlan.h"
+#include "common/debug.h"
+#include "datapath/frame.h"
+#include "datapath/portsec.h"
 #include "vsw.h"
 
 /* Wait until every worker has passed a quiescent state. Control only. */

@@ -79,8 +79,7 @@ static inline void pcount_add(struct vsw_fdb *f, uint64_t val, int32_t d)
 	uint16_t port = vsw_fdb_val_port(val);
 
 	if (val & VSW_FDB_VAL_STATIC)
-		__atomic_add_fetch(&f->n_static, (uint32_t)d,
-				   __ATOMIC_RELAXED);
+		__atomic_add_fetch(&f->n_static, (uint32_t)d, __ATOMIC_RELAXED);
 	else if (port < VSW_FDB_PORTS)
 		__atomic_add_fetch(&f->pcount[port], (uint32_t)d,
 				   __ATOMIC_RELAXED);

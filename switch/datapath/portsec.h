@@ -45,7 +45,7 @@
 #include <string.h>
 
 #include "stats.h"
-#include "vsw_config.h"
+#include "config/vsw_config.h"
 
 #define VSW_STORM_MIN_BURST 32
 

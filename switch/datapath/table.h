@@ -22,9 +22,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "port.h"
+#include "port/port.h"
 #include "portsec.h"
-#include "vsw_config.h"
+#include "config/vsw_config.h"
 
 #define VSW_MAX_WORKERS 64
 _Static_assert(VSW_MAX_PORTS <= 64, "dirty mask is 64 bits");

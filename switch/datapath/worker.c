@@ -42,7 +42,7 @@
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
 
-#include "debug.h"
+#include "common/debug.h"
 #include "frame.h"
 #include "vlan.h"
 #include "guard.h"

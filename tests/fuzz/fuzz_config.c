@@ -30,8 +30,8 @@
 #include <rte_log.h>
 
 #include "fuzz.h"
-#include "vsw_config.h"
-#include "vsw_keys.h"
+#include "config/vsw_config.h"
+#include "config/vsw_keys.h"
 
 /* Open bugs (tests/fuzz/known-issues): values quoted unescaped, cut. */
 #define KNOWN_QUOTES "config-quotes-control-chars"

@@ -19,10 +19,10 @@
 #include <stdbool.h>
 #include <strings.h>
 
-#include "ctl_args.h"
-#include "fdb.h"
+#include "api/ctl_args.h"
+#include "datapath/fdb.h"
 #include "fuzz.h"
-#include "vsw_config.h"
+#include "config/vsw_config.h"
 
 static char err[VSW_ERR_MAX];
 

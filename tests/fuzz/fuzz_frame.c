@@ -28,11 +28,11 @@
  */
 #include <stdbool.h>
 
-#include "frame.h"
+#include "datapath/frame.h"
 #include "fuzz.h"
-#include "portsec.h"
-#include "vlan.h"
-#include "vsw_config.h"
+#include "datapath/portsec.h"
+#include "datapath/vlan.h"
+#include "config/vsw_config.h"
 
 #define TPID_8021Q 0x8100
 #define TPID_8021AD 0x88a8
@@ -150,8 +150,11 @@ static struct vsw_dp vdp;
 static void vlan_table_init(void)
 {
 	static const char *const kv[VP] = {
-		"tag=10", "trunks=10,20", "vlan-mode=native-untagged,tag=10,trunks=20",
-		"vlan-mode=native-tagged,tag=20,trunks=10", "",
+		"tag=10",
+		"trunks=10,20",
+		"vlan-mode=native-untagged,tag=10,trunks=20",
+		"vlan-mode=native-tagged,tag=20,trunks=10",
+		"",
 	};
 	static struct vsw_port_conf pc[VP];
 	char err[VSW_ERR_MAX];
@@ -159,7 +162,8 @@ static void vlan_table_init(void)
 	for (uint16_t i = 0; i < VP; i++) {
 		snprintf(pc[i].name, sizeof(pc[i].name), "p%u", i);
 		if (kv[i][0] != '\0' &&
-		    vsw_config_port_set_kv(&pc[i], kv[i], err, sizeof(err)) != 0) {
+		    vsw_config_port_set_kv(&pc[i], kv[i], err, sizeof(err)) !=
+			    0) {
 			fprintf(stderr, "%s: %s\n", kv[i], err);
 			abort();
 		}
@@ -169,9 +173,8 @@ static void vlan_table_init(void)
 
 /* @d[0..len) with @a applied, as a worker would, in an mbuf whose data
  * ends exactly where the frame does; NULL if the push found no room. */
-static uint8_t *apply_copy(const uint8_t *d, uint32_t len,
-			   enum vsw_vlan_act a, uint16_t v, uint32_t *out_len,
-			   uint8_t **buf)
+static uint8_t *apply_copy(const uint8_t *d, uint32_t len, enum vsw_vlan_act a,
+			   uint16_t v, uint32_t *out_len, uint8_t **buf)
 {
 	struct rte_mbuf *m = calloc(1, sizeof(*m));
 	const uint32_t head = 64;
@@ -242,7 +245,8 @@ static void check_egress(const uint8_t *d, uint32_t len, uint16_t out,
 	free(want);
 }
 
-static void check_vlans(const uint8_t *d, uint32_t len, const struct vsw_frame *f)
+static void check_vlans(const uint8_t *d, uint32_t len,
+			const struct vsw_frame *f)
 {
 	static bool init;
 	uint16_t in = (uint16_t)(d[len - 1] % VP), vid = 0xffff;

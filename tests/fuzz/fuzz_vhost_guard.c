@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "vhost_guard_rules.h"
+#include "port/vhost_guard_rules.h"
 
 #define RINGS VSW_GUARD_MAX_RINGS
 #define RTE_DIM_(a) (sizeof(a) / sizeof((a)[0]))
@@ -56,19 +56,33 @@ static struct model {
 } lib;
 
 static const uint32_t reqs[] = {
-	VSW_REQ_SET_FEATURES,	 VSW_REQ_RESET_OWNER,	 VSW_REQ_SET_MEM_TABLE,
-	VSW_REQ_SET_LOG_BASE,	 VSW_REQ_SET_VRING_NUM, VSW_REQ_SET_VRING_ADDR,
-	VSW_REQ_SET_VRING_BASE,	 VSW_REQ_GET_VRING_BASE, VSW_REQ_SET_VRING_KICK,
-	VSW_REQ_SET_VRING_CALL,	 VSW_REQ_SET_VRING_ERR, VSW_REQ_SET_VRING_ENABLE,
-	VSW_REQ_GET_INFLIGHT_FD, VSW_REQ_SET_INFLIGHT_FD, 1, 3, 15, 16, 39,
+	VSW_REQ_SET_FEATURES,
+	VSW_REQ_RESET_OWNER,
+	VSW_REQ_SET_MEM_TABLE,
+	VSW_REQ_SET_LOG_BASE,
+	VSW_REQ_SET_VRING_NUM,
+	VSW_REQ_SET_VRING_ADDR,
+	VSW_REQ_SET_VRING_BASE,
+	VSW_REQ_GET_VRING_BASE,
+	VSW_REQ_SET_VRING_KICK,
+	VSW_REQ_SET_VRING_CALL,
+	VSW_REQ_SET_VRING_ERR,
+	VSW_REQ_SET_VRING_ENABLE,
+	VSW_REQ_GET_INFLIGHT_FD,
+	VSW_REQ_SET_INFLIGHT_FD,
+	1,
+	3,
+	15,
+	16,
+	39,
 };
 
 /* Sizes and indexes worth trying more often than random ones. */
 static uint32_t pick_num(struct input *in)
 {
-	static const uint32_t nums[] = {0,    1,    31,	  32,	 33,	64,
-					256,  1000, 1024, 4095,	 4096,	4097,
-					8192, 0x7ff0, 0x8000, 0xfff0, 0x7fff};
+	static const uint32_t nums[] = {
+		0,    1,    31,	  32,	33,	64,	256,	1000,  1024,
+		4095, 4096, 4097, 8192, 0x7ff0, 0x8000, 0xfff0, 0x7fff};
 	uint8_t k = (uint8_t)take(in, 1);
 
 	return k < 2 * RTE_DIM_(nums) ? nums[k % RTE_DIM_(nums)]
@@ -109,9 +123,12 @@ static void build(struct input *in, struct vsw_guard_msg *m,
 			struct vsw_guard_region *r =
 				&m->payload.memory.regions[i];
 
-			r->guest_phys_addr = take(in, 1) & 1 ? ~0ull - 4096 : 0x100000000ull * i;
+			r->guest_phys_addr = take(in, 1) & 1
+						     ? ~0ull - 4096
+						     : 0x100000000ull * i;
 			r->memory_size = take(in, 3) << 8;
-			r->userspace_addr = take(in, 1) & 1 ? ~0ull - 4096 : 0x7f0000000000ull;
+			r->userspace_addr = take(in, 1) & 1 ? ~0ull - 4096
+							    : 0x7f0000000000ull;
 			r->mmap_offset = take(in, 2) << 12;
 		}
 		break;
@@ -147,8 +164,8 @@ static void check_fd_ok(const struct vsw_guard_fd *f, uint64_t off,
 }
 
 /* @m was let through: what the library then holds, and checks. */
-static void taken(const struct vsw_guard_msg *m,
-		  const struct vsw_guard_fd *fds, int nfds, uint64_t features)
+static void taken(const struct vsw_guard_msg *m, const struct vsw_guard_fd *fds,
+		  int nfds, uint64_t features)
 {
 	int ring = vsw_guard_ring_of(m);
 

@@ -2360,8 +2360,8 @@ static void s_mem_shrink(struct report *r, uint64_t arg)
  * or into nothing (it dies).  Vring 0 and the frame buffers are in the
  * normal guest memory.
  */
-#define EDGE_RING_SIZE 0x4000u	   /* the ring's region */
-#define EDGE_SENTINEL (1u << 20)   /* the region mapped above it */
+#define EDGE_RING_SIZE 0x4000u	 /* the ring's region */
+#define EDGE_SENTINEL (1u << 20) /* the region mapped above it */
 #define EDGE_GPA_SENTINEL 0x200000000ull
 #define EDGE_GPA_RING 0x300000000ull
 #define F_RING_PACKED (1ull << 34)
@@ -2418,8 +2418,9 @@ static void edge_verdict(struct edge *e, struct report *r, size_t before)
 	size_t dirty = sentinel_dirty(e);
 
 	if (dirty > before)
-		GOT(r, "UNSAFE: the backend wrote %zu bytes past the ring's "
-		       "region (into the region mapped after it)",
+		GOT(r,
+		    "UNSAFE: the backend wrote %zu bytes past the ring's "
+		    "region (into the region mapped after it)",
 		    dirty - before);
 	if (!backend_alive())
 		GOT(r, "UNSAFE: the backend died");
@@ -2458,15 +2459,16 @@ static enum out edge_negotiate(struct edge *e, uint64_t extra, uint64_t proto,
  * @avail (driver area) and @used (device area). */
 static enum out vring_at(struct conn *c, struct guest *g, uint32_t q,
 			 uint32_t size, uint32_t base, const void *desc,
-			 const void *avail, const void *used,
-			 const char **step)
+			 const void *avail, const void *used, const char **step)
 {
 	TRY("SET_VRING_NUM", vu_set_state(c, VU_SET_VRING_NUM, q, size));
 	TRY("SET_VRING_BASE", vu_set_state(c, VU_SET_VRING_BASE, q, base));
 	TRY("SET_VRING_ADDR",
 	    set_vring_addr(c, q, uaddr(desc), uaddr(avail), uaddr(used)));
-	TRY("SET_VRING_KICK", set_vring_fd(c, VU_SET_VRING_KICK, q, g->kick[q]));
-	TRY("SET_VRING_CALL", set_vring_fd(c, VU_SET_VRING_CALL, q, g->call[q]));
+	TRY("SET_VRING_KICK",
+	    set_vring_fd(c, VU_SET_VRING_KICK, q, g->kick[q]));
+	TRY("SET_VRING_CALL",
+	    set_vring_fd(c, VU_SET_VRING_CALL, q, g->call[q]));
 	return OUT_OK;
 }
 
@@ -2498,9 +2500,9 @@ static uint16_t edge_tx(struct edge *e, uint16_t n, int ms)
 	for (uint16_t i = 0; i < n; i++) {
 		uint16_t slot = (uint16_t)(e->d.g.avail_idx % 32);
 
-		edge_desc(e)[slot] = (struct vdesc){
-			frame_write(&e->d.g, 16u + slot), NET_HDR + FRAME_LEN,
-			0, 0};
+		edge_desc(e)[slot] =
+			(struct vdesc){frame_write(&e->d.g, 16u + slot),
+				       NET_HDR + FRAME_LEN, 0, 0};
 		av->ring[e->d.g.avail_idx % 4096] = slot;
 		e->d.g.avail_idx++;
 	}
@@ -2597,8 +2599,7 @@ static enum out edge_packed_start(struct edge *e, uint32_t base1,
 				  const char **step)
 {
 	uint8_t *m = e->d.g.mem;
-	struct pdesc *d1 =
-		(struct pdesc *)(e->ring + EDGE_RING_SIZE - 32 * 16);
+	struct pdesc *d1 = (struct pdesc *)(e->ring + EDGE_RING_SIZE - 32 * 16);
 
 	TRY("vring 0", vring_at(&e->d.c, &e->d.g, 0, 256, 0x8000, m, m + 0x1000,
 				m + 0x1010, step));
@@ -2662,20 +2663,24 @@ static const char *probe_broadcast(int n)
 		return "the probe port could not be brought up";
 	}
 	for (uint16_t i = 0; i < n; i++) {
-		uint8_t *b = p.g.mem + BUF_OFF + (size_t)(16 + i % 32) * BUF_SIZE;
+		uint8_t *b =
+			p.g.mem + BUF_OFF + (size_t)(16 + i % 32) * BUF_SIZE;
 
 		frame_write(&p.g, 16u + i % 32);
 		memset(b + NET_HDR, 0xff, 6);
 		b[NET_HDR + 11] = 0x02;
 		desc_set(&p.g, (uint16_t)(16 + i % 32),
-			 GPA_BASE + BUF_OFF + (uint64_t)(16 + i % 32) * BUF_SIZE,
+			 GPA_BASE + BUF_OFF +
+				 (uint64_t)(16 + i % 32) * BUF_SIZE,
 			 NET_HDR + FRAME_LEN, 0, 0);
 		tx_post(&p.g, (uint16_t)(16 + i % 32));
 		tx_wait(&p.g, (uint16_t)(i + 1), 200);
 	}
 	u = tx_wait(&p.g, (uint16_t)n, opt.hold_ms);
-	snprintf(buf, sizeof(buf), "%u of %d broadcasts from the probe port "
-		 "consumed", u, n);
+	snprintf(buf, sizeof(buf),
+		 "%u of %d broadcasts from the probe port "
+		 "consumed",
+		 u, n);
 	dev_down(&p, &dummy);
 	return buf;
 }
@@ -2733,9 +2738,11 @@ static void s_packed_after_num(struct report *r, uint64_t arg)
 			o = set_vring_addr(c, 0, uaddr(m), uaddr(m + 0x1000),
 					   uaddr(m + 0x1010));
 		if (o == OUT_OK)
-			o = set_vring_fd(c, VU_SET_VRING_KICK, 0, e.d.g.kick[0]);
+			o = set_vring_fd(c, VU_SET_VRING_KICK, 0,
+					 e.d.g.kick[0]);
 		if (o == OUT_OK)
-			o = set_vring_fd(c, VU_SET_VRING_CALL, 0, e.d.g.call[0]);
+			o = set_vring_fd(c, VU_SET_VRING_CALL, 0,
+					 e.d.g.call[0]);
 		if (o == OUT_OK)
 			o = vring_at(c, &e.d.g, 1, 32, 0x8000, m + 0x20000,
 				     m + 0x21000, m + 0x21010, &step);
@@ -2775,8 +2782,8 @@ static void s_mem_fd_disk(struct report *r, uint64_t arg)
 	close_fd(&d.g.memfd);
 	munmap(d.g.mem, MEM_SIZE);
 	d.g.memfd = fd;
-	d.g.mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		       0);
+	d.g.mem =
+		mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (d.g.mem == MAP_FAILED)
 		die("mmap /var/tmp file");
 	reg = guest_region(&d.g);
@@ -2785,8 +2792,9 @@ static void s_mem_fd_disk(struct report *r, uint64_t arg)
 	if (o == OUT_OK && !d.c.ack)
 		o = seen(&d.c, probe(&d.c));
 	if (o == OUT_OK)
-		GOT(r, "UNSAFE: guest memory on a disk filesystem (type "
-		       "0x%lx) was accepted",
+		GOT(r,
+		    "UNSAFE: guest memory on a disk filesystem (type "
+		    "0x%lx) was accepted",
 		    (unsigned long)sfs.f_type);
 	dev_down(&d, r);
 }
@@ -2816,8 +2824,8 @@ static int block_msgs(struct conn *c, uint64_t kind, unsigned int *sent)
 	*sent = 0;
 	while (*sent < 20000 && now_ms() < end) {
 		int rc = kind == BLOCK_LOG_BASE
-				 ? vu_send_flags(c->fd, VU_SET_LOG_BASE, 0, &log,
-						 sizeof(log), &lfd, 1,
+				 ? vu_send_flags(c->fd, VU_SET_LOG_BASE, 0,
+						 &log, sizeof(log), &lfd, 1,
 						 MSG_DONTWAIT)
 				 : vu_send_flags(c->fd, VU_SET_VRING_ENABLE,
 						 VU_NEED_REPLY, &st, sizeof(st),
@@ -2846,9 +2854,10 @@ static void s_reply_block_running(struct report *r, uint64_t kind)
 	uint16_t u;
 	int eof;
 
-	SENT(r, "running device that never reads its socket; %s for 2 s; "
-		"meanwhile broadcasts from a device on the probe port; held "
-		"%d ms",
+	SENT(r,
+	     "running device that never reads its socket; %s for 2 s; "
+	     "meanwhile broadcasts from a device on the probe port; held "
+	     "%d ms",
 	     kind == BLOCK_LOG_BASE ? "SET_LOG_BASE (always answered)"
 				    : "SET_VRING_ENABLE with NEED_REPLY",
 	     opt.hold_ms);
@@ -2860,8 +2869,7 @@ static void s_reply_block_running(struct report *r, uint64_t kind)
 		dev_down(&p, &dummy);
 		return;
 	}
-	if (dev_up(&d, r) < 0 ||
-	    (kind == BLOCK_ENABLE_ACK && !d.c.ack)) {
+	if (dev_up(&d, r) < 0 || (kind == BLOCK_ENABLE_ACK && !d.c.ack)) {
 		if (d.c.fd >= 0)
 			GOT(r, "no REPLY_ACK: skipped");
 		dev_down(&d, r);
@@ -2893,20 +2901,22 @@ static void s_reply_block_running(struct report *r, uint64_t kind)
 		b = p.g.mem + BUF_OFF + (size_t)slot * BUF_SIZE;
 		memset(b + NET_HDR, 0xff, 6);
 		b[NET_HDR + 11] = 0x02;
-		desc_set(&p.g, slot, GPA_BASE + BUF_OFF + (uint64_t)slot * BUF_SIZE,
+		desc_set(&p.g, slot,
+			 GPA_BASE + BUF_OFF + (uint64_t)slot * BUF_SIZE,
 			 NET_HDR + FRAME_LEN, 0, 0);
 		tx_post(&p.g, slot);
 		tx_wait(&p.g, (uint16_t)(i + 1), 100);
 	}
 	u = tx_wait(&p.g, 50, opt.hold_ms);
-	GOT(r, "%u of 50 broadcasts from the probe port consumed while the "
-	       "attacker did not read",
+	GOT(r,
+	    "%u of 50 broadcasts from the probe port consumed while the "
+	    "attacker did not read",
 	    u);
 	if (u != 50)
 		GOT(r, "UNSAFE: an unread socket stopped the datapath");
 	eof = wait_eof(d.c.fd, 100);
-	GOT(r, "the backend %s", eof ? "closed the connection"
-				      : "kept the connection");
+	GOT(r, "the backend %s",
+	    eof ? "closed the connection" : "kept the connection");
 	conn_close(&d.c);
 	dev_down(&d, r);
 	dev_down(&p, &dummy);

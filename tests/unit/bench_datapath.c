@@ -22,7 +22,7 @@
 
 #include "fake_pool.h"
 #include "fake_port.h"
-#include "vlan.h"
+#include "datapath/vlan.h"
 #include "vsw.h"
 
 struct vsw_switch vsw;

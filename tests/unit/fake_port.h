@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "port.h"
+#include "port/port.h"
 
 #define FAKE_RING 1024
 

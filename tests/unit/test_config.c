@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vsw_config.h"
-#include "vsw_keys.h"
+#include "config/vsw_config.h"
+#include "config/vsw_keys.h"
 #include "vsw_test.h"
 
 #define MAX_TMP 192

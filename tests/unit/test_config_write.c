@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vsw_config.h"
-#include "vsw_keys.h"
+#include "config/vsw_config.h"
+#include "config/vsw_keys.h"
 #include "vsw_test.h"
 
 static struct vsw_config a, b;

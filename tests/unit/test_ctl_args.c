@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "ctl_args.h"
-#include "fdb.h"
+#include "api/ctl_args.h"
+#include "datapath/fdb.h"
 #include "vsw_test.h"
 
 static char err[512];

@@ -20,8 +20,8 @@
 
 #include "fake_pool.h"
 #include "fake_port.h"
-#include "vlan.h"
-#include "frame.h"
+#include "datapath/vlan.h"
+#include "datapath/frame.h"
 #include "vsw.h"
 #include "vsw_test.h"
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdb.h"
+#include "datapath/fdb.h"
 #include "vsw_test.h"
 
 static int syncs;

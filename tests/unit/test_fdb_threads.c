@@ -24,7 +24,7 @@
 
 #include <rte_rcu_qsbr.h>
 
-#include "fdb.h"
+#include "datapath/fdb.h"
 #include "vsw_test.h"
 
 #define NK 384	  /* MACs: learner 0 has 0..255, learner 1 128..383 */

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "frame.h"
+#include "datapath/frame.h"
 #include "vsw_test.h"
 
 static uint8_t fr[64];

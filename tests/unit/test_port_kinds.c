@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "port_priv.h"
-#include "vsw_config.h"
+#include "port/port_priv.h"
+#include "config/vsw_config.h"
 #include "vsw_test.h"
 
 static bool listed(const char *const *keys, const char *key)

@@ -6,7 +6,7 @@
  * optional value, a string possibly in double quotes.
  */
 #include "cols.h"
-#include "vsw_keys.h"
+#include "config/vsw_keys.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "vsw_config.h"
+#include "config/vsw_config.h"
 
 #define VS_ERR_MAX 512
 /* characters of an OVS port name vsw-vsctl takes (os-vif's vhuXXXX-XX,

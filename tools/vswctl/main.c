@@ -6,7 +6,7 @@
  * the verb table, usage and the command line; transport.c speaks to vsw,
  * table.c prints, verbs_*.c implement the verbs.
  */
-#include "vsw_keys.h"
+#include "config/vsw_keys.h"
 #include "vswctl.h"
 
 #include <stdio.h>

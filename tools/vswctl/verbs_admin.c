@@ -6,7 +6,7 @@
  */
 #define _GNU_SOURCE /* asprintf */
 #include "vswctl.h"
-#include "vsw_keys.h" /* the config keys, as vsw knows them */
+#include "config/vsw_keys.h" /* the config keys, as vsw knows them */
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #ifndef VSWCTL_H
 #define VSWCTL_H
 
-#include "vsw_config.h" /* VSW_PORT_NAME_MAX; includes no DPDK header */
+#include "config/vsw_config.h" /* VSW_PORT_NAME_MAX; includes no DPDK header */
 
 #include <jansson.h>
 #include <stddef.h>

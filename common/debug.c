@@ -8,9 +8,12 @@
 #include "debug.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_debug.h>
+
+#include "log.h"
 
 struct held {
 	void *obj;
@@ -77,3 +80,22 @@ void vsw_debug_check_mbuf(const struct rte_mbuf *m, const char *where)
 				  rte_mbuf_refcnt_read(s), ref);
 }
 #endif
+
+unsigned int vsw_test_hook_us(const char *name, const char *what)
+{
+	const char *v = getenv(name);
+	unsigned long us;
+	char *end;
+
+	if (v == NULL)
+		return 0;
+	us = strtoul(v, &end, 10);
+	if (*end != '\0' || us > 10 * 1000 * 1000) {
+		VSW_LOG(WARNING,
+			"test hook %s=%s ignored: expected 0..10000000", name,
+			v);
+		return 0;
+	}
+	VSW_LOG(WARNING, "test hook %s: %s %lu us", name, what, us);
+	return (unsigned int)us;
+}

@@ -36,6 +36,15 @@ void vsw_retire(void *obj, size_t size, void (*release)(void *));
 /* Free everything still in quarantine (shutdown). */
 void vsw_retire_flush(void);
 
+/*
+ * A test hook: the microseconds in environment variable @name (read once
+ * per call: call it once, at start), logged as a warning with @what when
+ * set; 0 when unset.  The three hooks (VSW_TEST_QS_DELAY_US,
+ * VSW_TEST_STATE_DELAY_US, VSW_TEST_UPKEEP_DELAY_US) widen race windows
+ * for tests; never set them in production.
+ */
+unsigned int vsw_test_hook_us(const char *name, const char *what);
+
 #ifdef VSW_DEBUG
 #define VSW_DEBUG_BUILD 1
 void vsw_debug_check_mbuf(const struct rte_mbuf *m, const char *where);
