@@ -172,7 +172,7 @@ struct vsw_port_env {
 	struct rte_mempool *mp; /* where received packets are allocated */
 	unsigned int n_workers; /* tx queues wanted per port */
 	/* Wait until no worker can still be inside a port's rx/tx. */
-	void (*quiesce)(void);
+	void (*quiesce)(void *hook_arg);
 	/* Suppress guest kicks (the kick-suppression key; off only to
 	 * measure what suppression saves).  Later changes go through
 	 * ops->set_kick_suppression. */
@@ -187,7 +187,8 @@ struct vsw_port_env {
 	const char *socket_group;
 	/* Ask the control loop to run now (a guest changed its queues); any
 	 * thread, never blocks.  May be NULL. */
-	void (*wake)(void);
+	void (*wake)(void *hook_arg);
+	void *hook_arg; /* the switch's, for both hooks */
 };
 
 /*

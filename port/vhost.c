@@ -67,7 +67,7 @@
 static void wake_control(struct vsw_vhost_port *vp)
 {
 	if (vp->wake != NULL)
-		vp->wake();
+		vp->wake(vp->hook_arg);
 }
 
 static void forget_guest(struct vsw_vhost_port *vp)
@@ -214,7 +214,7 @@ static void destroy_device(int vid)
 	__atomic_store_n(&p->up, false, __ATOMIC_RELEASE);
 	/* No worker may still be inside rx/tx on this vid when we return. */
 	if (vp->quiesce != NULL)
-		vp->quiesce();
+		vp->quiesce(vp->hook_arg);
 	vsw_vhost_drop_kickfds(vp);
 	vsw_vhost_drop_pending_kickfds(vp);
 	__atomic_store_n(&vp->rx_enabled, 0, __ATOMIC_RELEASE);
@@ -424,6 +424,7 @@ static void init_fields(struct vsw_vhost_port *vp,
 	vp->calls_forced = !env->call_suppression;
 	vp->quiesce = env->quiesce;
 	vp->wake = env->wake;
+	vp->hook_arg = env->hook_arg;
 	for (unsigned int i = 0; i < VSW_MAX_QUEUES; i++) {
 		vp->kickfd[i] = -1;
 		vp->kick_pending[i] = -1;

@@ -205,7 +205,7 @@ static void install_kickfds(struct vsw_vhost_port *vp)
 		any |= old[q] >= 0;
 	}
 	if (any && vp->quiesce != NULL)
-		vp->quiesce();
+		vp->quiesce(vp->hook_arg);
 	for (unsigned int q = 0; q < VSW_MAX_QUEUES; q++)
 		if (old[q] >= 0)
 			close(old[q]);

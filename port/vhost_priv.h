@@ -80,8 +80,9 @@ struct vsw_vhost_port {
 	unsigned int n_workers; /* the switch's, at create */
 	/* the switch's hooks: wait for a grace period; wake the control loop
 	 * (may be NULL) */
-	void (*quiesce)(void);
-	void (*wake)(void);
+	void (*quiesce)(void *hook_arg);
+	void (*wake)(void *hook_arg);
+	void *hook_arg;
 	/* our duplicates of the guest TX rings' kick eventfds, -1 when none;
 	 * writer: vhost thread under reg_lock (closed only after a grace
 	 * period); readers: workers, control */

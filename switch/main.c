@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * vsw: start-up, the control loop and shutdown.
+ * vsw: options, the config, EAL, signals; the switch itself is switch.c.
  *
  * The config is read and checked before EAL starts, so a wrong file
  * touches nothing.  EAL gets a default --file-prefix (vsw) and, when no
@@ -31,10 +31,8 @@
 #include "eal_args.h"
 #include "notify.h"
 #include "api/tel.h"
-#include "vsw.h"
+#include "switch.h"
 #include "config/vsw_keys.h"
-
-struct vsw_switch vsw = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1};
 
 struct app_opts {
 	const char *config;
@@ -162,191 +160,51 @@ static int load_config(struct app_opts *o, struct vsw_config *cfg)
 	return rc;
 }
 
-static bool lcore_is_worker(unsigned int lcore, void *arg)
+/* An lcore the switch may pin a queue to: enabled, not the main one. */
+static bool lcore_usable(unsigned int lcore, void *arg)
 {
 	(void)arg;
 	return lcore < RTE_MAX_LCORE && rte_lcore_is_enabled(lcore) &&
 	       lcore != rte_get_main_lcore();
 }
 
+static struct vsw_switch *running;
+
 static void on_signal(int sig)
 {
 	(void)sig;
-	__atomic_store_n(&vsw.quit, true, __ATOMIC_RELAXED);
+	vsw_switch_stop(running);
 }
 
-static void fdb_sync(void *arg)
+/* EAL up: signals, then the switch (config checked against the lcores). */
+static int run(struct vsw_switch *sw, const struct app_opts *o)
 {
-	(void)arg;
-	vsw_quiesce();
-}
-
-static void *fdb_alloc(size_t size, void *arg)
-{
-	(void)arg;
-	return rte_zmalloc("vsw_fdb", size, RTE_CACHE_LINE_SIZE);
-}
-
-static void fdb_free(void *p, void *arg)
-{
-	(void)arg;
-	rte_free(p);
-}
-
-static int setup_core(struct vsw_switch *sw)
-{
-	struct vsw_fdb_params fp = {
-		.max_entries = sw->cfg.sw.fdb_size,
-		.sync = fdb_sync,
-		.alloc = fdb_alloc,
-		.free = fdb_free,
-	};
-	size_t qsz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
-
-	sw->mp = rte_pktmbuf_pool_create(
-		"vsw_mbufs", sw->cfg.sw.mbufs, VSW_MBUF_CACHE, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
-	sw->qs = rte_zmalloc("vsw_qsbr", qsz, RTE_CACHE_LINE_SIZE);
-	sw->fdb = vsw_fdb_create(&fp);
-	if (sw->mp == NULL || sw->qs == NULL || sw->fdb == NULL) {
-		VSW_LOG(ERR,
-			"out of memory for mbufs, RCU or FDB (%u mbufs, "
-			"fdb-size %u)",
-			sw->cfg.sw.mbufs, sw->cfg.sw.fdb_size);
-		return -ENOMEM;
-	}
-	rte_rcu_qsbr_init(sw->qs, RTE_MAX_LCORE);
-	sw->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (sw->wake_fd < 0)
-		return -errno;
-	vsw_ctl_fdb_refresh(sw);
-	memset(sw->rxq_owner, VSW_RXQ_UNASSIGNED, sizeof(sw->rxq_owner));
-	sw->now_s = 1;
-	sw->start_tsc = rte_rdtsc();
-	sw->test_qs_delay_us =
-		vsw_test_hook_us("VSW_TEST_QS_DELAY_US",
-				 "workers sleep after each quiescent report");
-	return 0;
-}
-
-static int setup_workers(struct vsw_switch *sw)
-{
-	unsigned int lcore;
-
-	RTE_LCORE_FOREACH_WORKER(lcore)
-	{
-		struct vsw_worker *w;
-
-		if (sw->n_workers == VSW_MAX_WORKERS)
-			break;
-		w = rte_zmalloc("vsw_worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
-		if (w == NULL)
-			return -ENOMEM;
-		w->lcore = lcore;
-		w->idx = sw->n_workers;
-		sw->workers[sw->n_workers++] = w;
-	}
-	if (sw->n_workers == 0) {
-		fprintf(stderr, "vsw: no worker lcore: give EAL at least two "
-				"lcores, e.g. -l 0,1 (lcore 0 runs control)\n");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int setup_ports(struct vsw_switch *sw)
-{
-	struct vsw_port_env env;
 	char err[VSW_ERR_MAX];
 	int rc;
 
-	vsw_port_env_fill(sw, &env);
-	vsw_port_lib_init(&env);
-	for (unsigned int i = 0; i < sw->cfg.n_ports; i++) {
-		rc = vsw_port_create(&sw->cfg.ports[i], (uint16_t)i, &env,
-				     &sw->ports[i], err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "vsw: %s\n", err);
-			return rc;
-		}
-		vsw_fdb_set_port_limit(sw->fdb, (uint16_t)i,
-				       sw->cfg.ports[i].max_macs);
-	}
-	rc = vsw_dp_build(sw, err, sizeof(err));
-	if (rc < 0)
-		fprintf(stderr, "vsw: %s\n", err);
-	return rc;
-}
-
-static void teardown(struct vsw_switch *sw)
-{
-	__atomic_store_n(&sw->quit, true, __ATOMIC_RELAXED);
-	rte_eal_mp_wait_lcore();
-	/* Telemetry threads live on: from now on every command refuses. */
-	pthread_mutex_lock(&sw->ctl_lock);
-	sw->stopping = true;
-	for (int i = 0; i < VSW_MAX_PORTS; i++) {
-		vsw_port_destroy(sw->ports[i]);
-		sw->ports[i] = NULL;
-	}
-	pthread_mutex_unlock(&sw->ctl_lock);
-	vsw_fdb_destroy(sw->fdb);
-	rte_mempool_free(sw->mp);
-	rmdir(sw->cfg.sw.run_dir); /* only if we left it empty */
-}
-
-static int run(struct vsw_switch *sw, const char *state_note)
-{
-	unsigned int workers = rte_lcore_count() - 1;
-	char err[VSW_ERR_MAX];
-	int rc;
-
-	rc = vsw_config_check_mbufs(
-		&sw->cfg, workers < VSW_MAX_WORKERS ? workers : VSW_MAX_WORKERS,
-		err, sizeof(err));
+	running = sw;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	/* a guest's call fd may be a pipe it closed: EPIPE, not death */
+	signal(SIGPIPE, SIG_IGN);
+	rc = vsw_config_validate(&sw->ctl.cfg, lcore_usable, NULL, err,
+				 sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "vsw: %s\n", err);
 		return rc;
 	}
-	rc = setup_core(sw);
+	rc = vsw_switch_create(sw, o->state_note);
 	if (rc == 0)
-		rc = setup_workers(sw);
-	if (rc == 0 && (rc = setup_ports(sw)) < 0 &&
-	    strncmp(state_note, "state restored", 14) == 0)
-		fprintf(stderr,
-			"vsw: the ports came from the state file (%s); "
-			"--reset-state starts from the config file alone\n",
-			state_note);
-	if (rc == 0 && (rc = vsw_state_init(sw, err, sizeof(err))) < 0)
-		fprintf(stderr, "vsw: %s\n", err);
-	if (rc == 0 && state_note[0] != '\0')
-		VSW_LOG(INFO, "%s", state_note);
-	if (rc == 0 &&
-	    (vsw_tel_register_show() < 0 || vsw_tel_register_stats() < 0 ||
-	     vsw_tel_register_cmds() < 0)) {
-		VSW_LOG(ERR, "cannot register telemetry commands");
-		rc = -EIO;
-	}
-	if (rc == 0) {
-		for (unsigned int i = 0; i < sw->n_workers; i++)
-			rte_eal_remote_launch(vsw_worker_main, sw->workers[i],
-					      sw->workers[i]->lcore);
-		VSW_LOG(INFO, "forwarding: %u ports, %u workers, config %s",
-			sw->cfg.n_ports, sw->n_workers, sw->cfg.source);
-		/* systemd (Type=notify): ready once ports and workers are */
-		vsw_notify("READY=1\nSTATUS=forwarding: %u ports, %u workers",
-			   sw->cfg.n_ports, sw->n_workers);
-		vsw_control_loop(sw);
-		VSW_LOG(INFO, "stopping");
-		vsw_notify("STOPPING=1\nSTATUS=stopping: removing ports");
-	}
-	teardown(sw);
+		vsw_switch_run(sw);
+	vsw_switch_destroy(sw);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	char *eal_argv[VSW_MAX_EAL_ARGS], err[VSW_ERR_MAX];
+	struct vsw_switch *sw = vsw_switch_get();
+	struct vsw_config *cfg = &sw->ctl.cfg;
 	struct app_opts o = {0};
 	int sep = argc, n, rc;
 
@@ -361,20 +219,19 @@ int main(int argc, char **argv)
 	rc = parse_app_args(argc - sep, argv + sep, &o);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
-	if (load_config(&o, &vsw.cfg) < 0)
+	if (load_config(&o, cfg) < 0)
 		return 1;
 	if (o.check) {
-		printf("%s: ok, %u port(s)%s%s\n", vsw.cfg.source,
-		       vsw.cfg.n_ports, o.state_note[0] ? "; " : "",
-		       o.state_note);
+		printf("%s: ok, %u port(s)%s%s\n", cfg->source, cfg->n_ports,
+		       o.state_note[0] ? "; " : "", o.state_note);
 		return 0;
 	}
 	if (o.print_config)
-		return vsw_config_write(&vsw.cfg, stdout, err, sizeof(err)) < 0
+		return vsw_config_write(cfg, stdout, err, sizeof(err)) < 0
 			       ? (fprintf(stderr, "vsw: %s\n", err), 1)
 			       : 0;
-	n = vsw_eal_args(&vsw.cfg, sep, argv, eal_argv, vsw.file_prefix,
-			 sizeof(vsw.file_prefix));
+	n = vsw_eal_args(cfg, sep, argv, eal_argv, sw->ctl.file_prefix,
+			 sizeof(sw->ctl.file_prefix));
 	if (n < 0)
 		return 2;
 	if (rte_eal_init(n, eal_argv) < 0) {
@@ -385,19 +242,9 @@ int main(int argc, char **argv)
 	/* vhost's per-message INFO lines drown ours; --log-level overrides. */
 	if (!vsw_has_arg(sep, argv, "--log-level"))
 		rte_log_set_level_pattern("lib.vhost.*", RTE_LOG_NOTICE);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	/* a guest's call fd may be a pipe it closed: EPIPE, not death */
-	signal(SIGPIPE, SIG_IGN);
-	rc = vsw_config_validate(&vsw.cfg, lcore_is_worker, NULL, err,
-				 sizeof(err));
-	if (rc < 0)
-		fprintf(stderr, "vsw: %s\n", err);
-	else
-		rc = run(&vsw, o.state_note);
+	rc = run(sw, &o);
 	if (rc < 0)
 		vsw_notify("STATUS=failed: %s\nERRNO=%d", strerror(-rc), -rc);
-	vsw_dp_free(&vsw);
 	rte_eal_cleanup();
 	return rc < 0 ? 1 : 0;
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "notify.h"
-#include "vsw.h"
+#include "common/log.h"
 
 #ifdef VSW_SYSTEMD
 #include <systemd/sd-daemon.h>

@@ -16,6 +16,7 @@
 #include "ctl_args.h"
 
 struct vsw_port;
+struct vsw_ctl;
 
 struct vsw_tel_cmd {
 	const char *name;
@@ -31,25 +32,29 @@ int vsw_tel_register_stats(void);
 int vsw_tel_register_cmds(void);
 
 /* Reply {"error": fmt % arg}; returns 0 (the reply itself carries it). */
-int vsw_ctl_reply_error(struct rte_tel_data *d, const char *fmt,
+int vsw_tel_reply_error(struct rte_tel_data *d, const char *fmt,
 			const char *arg);
+/* The control state the commands work on; before registering them. */
+void vsw_tel_init(struct vsw_ctl *ctl);
 /*
  * Start a command: parse @params (ctl_args.c), refuse a @mutating one when
- * control is read-only, take ctl_lock, refuse once vsw is stopping.  false:
- * the error reply is written and the lock is not held; true: call
- * vsw_ctl_end() when done.
+ * control is read-only, take ctl_lock, refuse once vsw is stopping.  NULL:
+ * the error reply is written and the lock is not held; else control's
+ * state: call vsw_tel_end() when done.
  */
-bool vsw_ctl_begin(struct rte_tel_data *d, const char *cmd, const char *params,
-		   struct vsw_args *a, bool mutating);
-void vsw_ctl_end(void);
+struct vsw_ctl *vsw_tel_begin(struct rte_tel_data *d, const char *cmd,
+			      const char *params, struct vsw_args *a,
+			      bool mutating);
+void vsw_tel_end(struct vsw_ctl *ctl);
 /*
- * The port a command's parameter names: returned with ctl_lock held, or
- * NULL (lock released) after replying an error.
+ * The port a command's parameter names: returned with ctl_lock held (and
+ * *@out the control state), or NULL (lock released) after replying an
+ * error.
  */
-struct vsw_port *vsw_ctl_port_param(struct rte_tel_data *d, const char *cmd,
-				    const char *params);
+struct vsw_port *vsw_tel_port_param(struct rte_tel_data *d, const char *cmd,
+				    const char *params, struct vsw_ctl **out);
 /* Add num/den as a "%.2f" string (telemetry 22.11 has no floats). */
-void vsw_ctl_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
+void vsw_tel_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
 		       uint64_t den);
 
 #endif /* VSW_TEL_H */

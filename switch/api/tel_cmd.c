@@ -20,13 +20,12 @@
 
 #include "control/control.h"
 #include "tel.h"
-#include "vsw.h"
 #include "config/vsw_keys.h"
 
 static int reply_rc(struct rte_tel_data *d, int rc, const char *err)
 {
 	if (rc < 0)
-		return vsw_ctl_reply_error(d, "%s", err);
+		return vsw_tel_reply_error(d, "%s", err);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "ok", 1);
 	return 0;
@@ -37,23 +36,26 @@ static int reply_rc(struct rte_tel_data *d, int rc, const char *err)
  * fills err on failure), unlock, reply {"ok": 1} or the error.
  */
 static int mutate(const char *cmd, const char *params, struct rte_tel_data *d,
-		  int (*op)(const struct vsw_args *a, char *err, size_t len))
+		  int (*op)(struct vsw_ctl *ctl, const struct vsw_args *a,
+			    char *err, size_t len))
 {
 	char err[VSW_ERR_MAX];
+	struct vsw_ctl *ctl;
 	struct vsw_args a;
 	int rc;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, true)) == NULL)
 		return 0;
-	rc = op(&a, err, sizeof(err));
-	vsw_ctl_end();
+	rc = op(ctl, &a, err, sizeof(err));
+	vsw_tel_end(ctl);
 	return reply_rc(d, rc, err);
 }
 
 /* /vsw/port/add,NAME,KEY=VALUE,... (devargs last: it has commas) */
-static int op_port_add(const struct vsw_args *a, char *err, size_t len)
+static int op_port_add(struct vsw_ctl *ctl, const struct vsw_args *a, char *err,
+		       size_t len)
 {
-	return vsw_ctl_port_add(&vsw, a->name, a->rest, err, len);
+	return vsw_ctl_port_add(ctl, a->name, a->rest, err, len);
 }
 
 static int cmd_port_add(const char *cmd, const char *params,
@@ -62,9 +64,10 @@ static int cmd_port_add(const char *cmd, const char *params,
 	return mutate(cmd, params, d, op_port_add);
 }
 
-static int op_port_del(const struct vsw_args *a, char *err, size_t len)
+static int op_port_del(struct vsw_ctl *ctl, const struct vsw_args *a, char *err,
+		       size_t len)
 {
-	return vsw_ctl_port_del(&vsw, a->name, err, len);
+	return vsw_ctl_port_del(ctl, a->name, err, len);
 }
 
 static int cmd_port_del(const char *cmd, const char *params,
@@ -74,9 +77,10 @@ static int cmd_port_del(const char *cmd, const char *params,
 }
 
 /* /vsw/port/set,NAME,KEY=VALUE,... */
-static int op_port_set(const struct vsw_args *a, char *err, size_t len)
+static int op_port_set(struct vsw_ctl *ctl, const struct vsw_args *a, char *err,
+		       size_t len)
 {
-	return vsw_ctl_port_set(&vsw, a->name, a->rest, err, len);
+	return vsw_ctl_port_set(ctl, a->name, a->rest, err, len);
 }
 
 static int cmd_port_set(const char *cmd, const char *params,
@@ -86,9 +90,10 @@ static int cmd_port_set(const char *cmd, const char *params,
 }
 
 /* /vsw/rxq/move,PORT,QUEUE,WORKER */
-static int op_rxq_move(const struct vsw_args *a, char *err, size_t len)
+static int op_rxq_move(struct vsw_ctl *ctl, const struct vsw_args *a, char *err,
+		       size_t len)
 {
-	return vsw_ctl_rxq_move(&vsw, a->name, (unsigned int)a->n[0],
+	return vsw_ctl_rxq_move(ctl, a->name, (unsigned int)a->n[0],
 				(unsigned int)a->n[1], err, len);
 }
 
@@ -101,17 +106,18 @@ static int cmd_rxq_move(const char *cmd, const char *params,
 static int cmd_rxq_rebalance(const char *cmd, const char *params,
 			     struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	char err[VSW_ERR_MAX];
 	unsigned int moved = 0;
 	struct vsw_args a;
 	int rc;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, true)) == NULL)
 		return 0;
-	rc = vsw_ctl_rxq_rebalance(&vsw, &moved, err, sizeof(err));
-	vsw_ctl_end();
+	rc = vsw_ctl_rxq_rebalance(ctl, &moved, err, sizeof(err));
+	vsw_tel_end(ctl);
 	if (rc < 0)
-		return vsw_ctl_reply_error(d, "%s", err);
+		return vsw_tel_reply_error(d, "%s", err);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "ok", 1);
 	rte_tel_data_add_dict_u64(d, "moved", moved);
@@ -119,9 +125,10 @@ static int cmd_rxq_rebalance(const char *cmd, const char *params,
 }
 
 /* /vsw/set,KEY,VALUE */
-static int op_set(const struct vsw_args *a, char *err, size_t len)
+static int op_set(struct vsw_ctl *ctl, const struct vsw_args *a, char *err,
+		  size_t len)
 {
-	return vsw_ctl_set(&vsw, a->key, a->value, err, len);
+	return vsw_ctl_set(ctl, a->key, a->value, err, len);
 }
 
 static int cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
@@ -133,24 +140,25 @@ static int cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 static int cmd_fdb_flush(const char *cmd, const char *params,
 			 struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	uint16_t port = VSW_FDB_PORT_NONE;
 	struct vsw_args a;
 	unsigned int n;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, true)) == NULL)
 		return 0;
 	if (a.has_name) {
-		struct vsw_port *p = vsw_ctl_port_by_name(&vsw, a.name);
+		struct vsw_port *p = vsw_ctl_port_by_name(ctl, a.name);
 
 		if (p == NULL) {
-			vsw_ctl_end();
-			return vsw_ctl_reply_error(d, "unknown port '%s'",
+			vsw_tel_end(ctl);
+			return vsw_tel_reply_error(d, "unknown port '%s'",
 						   a.name);
 		}
 		port = p->id;
 	}
-	n = vsw_fdb_flush(vsw.fdb, port, false);
-	vsw_ctl_end();
+	n = vsw_fdb_flush(ctl->rt->fdb, port, false);
+	vsw_tel_end(ctl);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "ok", 1);
 	rte_tel_data_add_dict_u64(d, "flushed", n);
@@ -158,9 +166,10 @@ static int cmd_fdb_flush(const char *cmd, const char *params,
 }
 
 /* /vsw/fdb/add,MAC,PORT[,VLAN]: a static entry (kept in the state) */
-static int op_fdb_add(const struct vsw_args *a, char *err, size_t len)
+static int op_fdb_add(struct vsw_ctl *ctl, const struct vsw_args *a, char *err,
+		      size_t len)
 {
-	return vsw_ctl_fdb_add(&vsw, a->fdb_key, a->name, err, len);
+	return vsw_ctl_fdb_add(ctl, a->fdb_key, a->name, err, len);
 }
 
 static int cmd_fdb_add(const char *cmd, const char *params,
@@ -170,9 +179,10 @@ static int cmd_fdb_add(const char *cmd, const char *params,
 }
 
 /* /vsw/fdb/del,MAC[,VLAN] */
-static int op_fdb_del(const struct vsw_args *a, char *err, size_t len)
+static int op_fdb_del(struct vsw_ctl *ctl, const struct vsw_args *a, char *err,
+		      size_t len)
 {
-	return vsw_ctl_fdb_del(&vsw, a->fdb_key, err, len);
+	return vsw_ctl_fdb_del(ctl, a->fdb_key, err, len);
 }
 
 static int cmd_fdb_del(const char *cmd, const char *params,
@@ -184,12 +194,13 @@ static int cmd_fdb_del(const char *cmd, const char *params,
 static int cmd_stats_clear(const char *cmd, const char *params,
 			   struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	struct vsw_args a;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, true))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, true)) == NULL)
 		return 0;
-	vsw_ctl_stats_clear(&vsw);
-	vsw_ctl_end();
+	vsw_ctl_stats_clear(ctl);
+	vsw_tel_end(ctl);
 	return reply_rc(d, 0, NULL);
 }
 

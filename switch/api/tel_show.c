@@ -23,7 +23,6 @@
 #include "control/control.h"
 #include "tel.h"
 #include "common/debug.h"
-#include "vsw.h"
 
 #define PORTS_PAGE 32
 
@@ -34,14 +33,16 @@ static const char *port_state(const struct vsw_port *p)
 
 static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	const struct vsw_config *cfg = &vsw.cfg;
+	const struct vsw_config *cfg;
 	unsigned int n_ports = 0;
+	struct vsw_ctl *ctl;
 	struct vsw_args a;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, false)) == NULL)
 		return 0;
+	cfg = &ctl->cfg;
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
-		n_ports += vsw.ports[i] != NULL;
+		n_ports += ctl->ports[i] != NULL;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "version", VSW_VERSION);
 	rte_tel_data_add_dict_u64(d, "debug_build", VSW_DEBUG_BUILD);
@@ -49,13 +50,13 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 		d, "control", cfg->sw.read_only ? "read-only" : "read-write");
 	rte_tel_data_add_dict_u64(d, "pid", (uint64_t)getpid());
 	rte_tel_data_add_dict_u64(d, "uptime_s",
-				  (rte_rdtsc() - vsw.start_tsc) /
+				  (rte_rdtsc() - ctl->start_tsc) /
 					  rte_get_tsc_hz());
 	rte_tel_data_add_dict_string(d, "config", cfg->source);
 	rte_tel_data_add_dict_string(d, "run_dir", cfg->sw.run_dir);
 	rte_tel_data_add_dict_string(d, "bridge", cfg->sw.bridge);
-	rte_tel_data_add_dict_string(d, "file_prefix", vsw.file_prefix);
-	rte_tel_data_add_dict_u64(d, "workers", vsw.n_workers);
+	rte_tel_data_add_dict_string(d, "file_prefix", ctl->file_prefix);
+	rte_tel_data_add_dict_u64(d, "workers", ctl->rt->n_workers);
 	rte_tel_data_add_dict_u64(d, "ports", n_ports);
 	rte_tel_data_add_dict_u64(d, "burst", cfg->sw.burst);
 	rte_tel_data_add_dict_u64(d, "tx_flush_interval_us",
@@ -74,25 +75,27 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 				  cfg->sw.rebalance_interval_s);
 	rte_tel_data_add_dict_u64(d, "rebalance_threshold_pct",
 				  cfg->sw.rebalance_threshold_pct);
-	rte_tel_data_add_dict_u64(d, "fdb_size", vsw_fdb_max(vsw.fdb));
+	rte_tel_data_add_dict_u64(d, "fdb_size", vsw_fdb_max(ctl->rt->fdb));
 	rte_tel_data_add_dict_u64(d, "fdb_aging_s", cfg->sw.fdb_aging_s);
-	rte_tel_data_add_dict_u64(d, "fdb_entries", vsw_fdb_count(vsw.fdb));
-	rte_tel_data_add_dict_u64(d, "mbufs_total", vsw.mp->size);
+	rte_tel_data_add_dict_u64(d, "fdb_entries",
+				  vsw_fdb_count(ctl->rt->fdb));
+	rte_tel_data_add_dict_u64(d, "mbufs_total", ctl->rt->mp->size);
 	rte_tel_data_add_dict_u64(d, "mbufs_in_use",
-				  vsw.mp->size -
-					  rte_mempool_avail_count(vsw.mp));
-	vsw_ctl_end();
+				  ctl->rt->mp->size -
+					  rte_mempool_avail_count(ctl->rt->mp));
+	vsw_tel_end(ctl);
 	return 0;
 }
 
-static void add_port_summary(struct rte_tel_data *d, const struct vsw_port *p)
+static void add_port_summary(const struct vsw_ctl *ctl, struct rte_tel_data *d,
+			     const struct vsw_port *p)
 {
 	struct rte_tel_data *c = rte_tel_data_alloc();
 	struct vsw_port_ctrs s;
 
 	if (c == NULL)
 		return;
-	vsw_port_ctrs_sum(&vsw, p->id, &s);
+	vsw_port_ctrs_sum(ctl, p->id, &s);
 	rte_tel_data_start_dict(c);
 	rte_tel_data_add_dict_u64(c, "id", p->id);
 	rte_tel_data_add_dict_string(c, "type", vsw_port_type_str(p->type));
@@ -109,29 +112,30 @@ static void add_port_summary(struct rte_tel_data *d, const struct vsw_port *p)
 static int cmd_ports(const char *cmd, const char *params,
 		     struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	unsigned int total = 0, shown = 0;
 	unsigned long *v;
 	struct vsw_args a;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, false)) == NULL)
 		return 0;
 	v = a.n;
 	if (v[1] == 0 || v[1] > PORTS_PAGE)
 		v[1] = PORTS_PAGE;
 	rte_tel_data_start_dict(d);
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
-		total += vsw.ports[i] != NULL;
+		total += ctl->ports[i] != NULL;
 	rte_tel_data_add_dict_u64(d, "total", total);
 	rte_tel_data_add_dict_u64(d, "offset", v[0]);
 	for (unsigned int i = 0, seen = 0; i < VSW_MAX_PORTS; i++) {
-		if (vsw.ports[i] == NULL || seen++ < v[0])
+		if (ctl->ports[i] == NULL || seen++ < v[0])
 			continue;
 		if (shown == v[1])
 			break;
-		add_port_summary(d, vsw.ports[i]);
+		add_port_summary(ctl, d, ctl->ports[i]);
 		shown++;
 	}
-	vsw_ctl_end();
+	vsw_tel_end(ctl);
 	rte_tel_data_add_dict_u64(d, "next_offset",
 				  v[0] + shown < total ? v[0] + shown : 0);
 	return 0;
@@ -145,7 +149,7 @@ static const char *const flush_bucket_names[VSW_FLUSH_BUCKETS] = {
 static void add_flush_stats(struct rte_tel_data *d,
 			    const struct vsw_port_ctrs *s)
 {
-	vsw_ctl_add_ratio(d, "pkts_per_flush",
+	vsw_tel_add_ratio(d, "pkts_per_flush",
 			  s->tx_packets + s->drops[VSW_DROP_TX_FULL],
 			  s->tx_flushes);
 	for (int b = 0; b < VSW_FLUSH_BUCKETS; b++)
@@ -154,16 +158,17 @@ static void add_flush_stats(struct rte_tel_data *d,
 }
 
 /* Kicks received and calls sent, over every queue of the port. */
-static void add_queue_totals(struct rte_tel_data *d, struct vsw_port *p)
+static void add_queue_totals(const struct vsw_ctl *ctl, struct rte_tel_data *d,
+			     struct vsw_port *p)
 {
 	uint64_t kicks = 0, calls = 0;
 	struct vsw_queue_info qi;
 	struct vsw_rxq_ctrs r;
 
 	for (uint16_t q = 0; q < p->n_rxq && q < VSW_MAX_QUEUES; q++) {
-		vsw_rxq_ctrs_sum(&vsw, p->id, q, &r);
+		vsw_rxq_ctrs_sum(ctl, p->id, q, &r);
 		kicks += r.kicks;
-		if (vsw_queue_info(&vsw, p, q, &qi) == 0)
+		if (vsw_queue_info(ctl, p, q, &qi) == 0)
 			calls += qi.calls;
 	}
 	rte_tel_data_add_dict_u64(d, "guest_kicks", kicks);
@@ -264,13 +269,14 @@ static void add_allowed_ips(struct rte_tel_data *d, const struct vsw_port *p)
 				  p->conf.storm_unknown_pps);
 }
 
-static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
+static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
+			    struct vsw_port *p)
 {
 	char key[64];
 	struct vsw_port_ctrs s;
 	struct vsw_port_info pi;
 
-	vsw_port_ctrs_sum(&vsw, p->id, &s);
+	vsw_port_ctrs_sum(ctl, p->id, &s);
 	vsw_port_info_get(p, &pi);
 	rte_tel_data_add_dict_u64(d, "id", p->id);
 	rte_tel_data_add_dict_string(d, "name", p->name);
@@ -293,7 +299,7 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	rte_tel_data_add_dict_u64(d, "mtu", p->conf.mtu);
 	rte_tel_data_add_dict_u64(d, "max_macs", p->conf.max_macs);
 	rte_tel_data_add_dict_u64(d, "fdb_entries",
-				  vsw_fdb_port_count(vsw.fdb, p->id));
+				  vsw_fdb_port_count(ctl->rt->fdb, p->id));
 	rte_tel_data_add_dict_u64(d, "macs_limited", s.macs_limited);
 	add_allowed_macs(d, p);
 	add_vlans(d, p);
@@ -312,7 +318,7 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 	rte_tel_data_add_dict_u64(d, "flood_copies", s.flood_copies);
 	rte_tel_data_add_dict_u64(d, "tx_flushes", s.tx_flushes);
 	add_flush_stats(d, &s);
-	add_queue_totals(d, p);
+	add_queue_totals(ctl, d, p);
 	rte_tel_data_add_dict_u64(d, "drops", vsw_port_drops_total(&s));
 	for (int r = 0; r < VSW_DROP_MAX; r++) {
 		snprintf(key, sizeof(key), "drop_%s", vsw_drop_names[r]);
@@ -322,14 +328,15 @@ static void add_port_detail(struct rte_tel_data *d, struct vsw_port *p)
 
 static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	struct vsw_port *p;
 
-	p = vsw_ctl_port_param(d, cmd, params);
+	p = vsw_tel_port_param(d, cmd, params, &ctl);
 	if (p == NULL)
 		return 0;
 	rte_tel_data_start_dict(d);
-	add_port_detail(d, p);
-	vsw_ctl_end();
+	add_port_detail(ctl, d, p);
+	vsw_tel_end(ctl);
 	return 0;
 }
 
@@ -386,22 +393,23 @@ static void add_config_text(struct rte_tel_data *d, const char *text,
 static int cmd_config(const char *cmd, const char *params,
 		      struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	char err[VSW_ERR_MAX];
 	struct vsw_args a;
 	uint64_t gen;
 	size_t len = 0;
 	char *text;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, false)) == NULL)
 		return 0;
-	text = vsw_state_text(&vsw, &len, err, sizeof(err));
-	gen = vsw_state_generation();
-	vsw_ctl_end();
+	text = vsw_state_text(ctl, &len, err, sizeof(err));
+	gen = vsw_state_generation(ctl);
+	vsw_tel_end(ctl);
 	if (text == NULL)
-		return vsw_ctl_reply_error(d, "%s", err);
+		return vsw_tel_reply_error(d, "%s", err);
 	if (a.n[0] > len) {
 		free(text);
-		return vsw_ctl_reply_error(d,
+		return vsw_tel_reply_error(d,
 					   "/vsw/config: OFFSET beyond the "
 					   "end%s",
 					   NULL);

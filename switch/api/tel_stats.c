@@ -15,12 +15,12 @@
 
 #include "control/control.h"
 #include "tel.h"
-#include "vsw.h"
 
 #define FDB_PAGE 100
 #define FDB_PAGE_MAX 128
 
 struct fdb_walk {
+	const struct vsw_ctl *ctl;
 	struct rte_tel_data *d;
 	uint32_t now;
 };
@@ -28,6 +28,7 @@ struct fdb_walk {
 static void add_fdb_entry(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 {
 	struct fdb_walk *w = arg;
+	const struct vsw_ctl *ctl = w->ctl;
 	struct rte_tel_data *c = rte_tel_data_alloc();
 	uint16_t port = vsw_fdb_val_port(val);
 	char mac[24], idx[24];
@@ -43,8 +44,8 @@ static void add_fdb_entry(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 	rte_tel_data_add_dict_string(c, "mac", mac);
 	rte_tel_data_add_dict_u64(c, "vlan", vsw_fdb_key_vlan(key));
 	rte_tel_data_add_dict_string(c, "port",
-				     port < VSW_MAX_PORTS && vsw.ports[port]
-					     ? vsw.ports[port]->name
+				     port < VSW_MAX_PORTS && ctl->ports[port]
+					     ? ctl->ports[port]->name
 					     : "?");
 	rte_tel_data_add_dict_u64(c, "age_s", w->now - vsw_fdb_val_time(val));
 	rte_tel_data_add_dict_u64(c, "static",
@@ -54,26 +55,28 @@ static void add_fdb_entry(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 
 static int cmd_fdb(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	struct fdb_walk w = {.d = d};
 	unsigned long *v;
 	struct vsw_args a;
 	uint64_t pos;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, false)) == NULL)
 		return 0;
+	w.ctl = ctl;
 	v = a.n;
 	if (v[1] == 0)
 		v[1] = FDB_PAGE;
 	if (v[1] > FDB_PAGE_MAX)
 		v[1] = FDB_PAGE_MAX;
 	pos = v[0];
-	w.now = __atomic_load_n(&vsw.now_s, __ATOMIC_RELAXED);
+	w.now = __atomic_load_n(&ctl->rt->now_s, __ATOMIC_RELAXED);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "total", vsw_fdb_count(vsw.fdb));
+	rte_tel_data_add_dict_u64(d, "total", vsw_fdb_count(ctl->rt->fdb));
 	rte_tel_data_add_dict_u64(d, "offset", v[0]);
 	/* a cursor, not an entry count: a page costs its own entries */
-	vsw_fdb_walk(vsw.fdb, &pos, (unsigned int)v[1], add_fdb_entry, &w);
-	vsw_ctl_end();
+	vsw_fdb_walk(ctl->rt->fdb, &pos, (unsigned int)v[1], add_fdb_entry, &w);
+	vsw_tel_end(ctl);
 	rte_tel_data_add_dict_u64(d, "next_offset", pos);
 	return 0;
 }
@@ -81,24 +84,25 @@ static int cmd_fdb(const char *cmd, const char *params, struct rte_tel_data *d)
 static int cmd_fdb_stats(const char *cmd, const char *params,
 			 struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	struct vsw_fdb_wstats t = {0};
 	const struct vsw_fdb_cstats *c;
 	struct vsw_args a;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, false)) == NULL)
 		return 0;
-	c = vsw_fdb_cstats(vsw.fdb);
-	for (unsigned int i = 0; i < vsw.n_workers; i++) {
-		t.learned += vsw.workers[i]->fdbst.learned;
-		t.moved += vsw.workers[i]->fdbst.moved;
-		t.refused += vsw.workers[i]->fdbst.refused;
-		t.busy += vsw.workers[i]->fdbst.busy;
-		t.limited += vsw.workers[i]->fdbst.limited;
-		t.evicted += vsw.workers[i]->fdbst.evicted;
+	c = vsw_fdb_cstats(ctl->rt->fdb);
+	for (unsigned int i = 0; i < ctl->rt->n_workers; i++) {
+		t.learned += ctl->rt->workers[i]->fdbst.learned;
+		t.moved += ctl->rt->workers[i]->fdbst.moved;
+		t.refused += ctl->rt->workers[i]->fdbst.refused;
+		t.busy += ctl->rt->workers[i]->fdbst.busy;
+		t.limited += ctl->rt->workers[i]->fdbst.limited;
+		t.evicted += ctl->rt->workers[i]->fdbst.evicted;
 	}
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "entries", vsw_fdb_count(vsw.fdb));
-	rte_tel_data_add_dict_u64(d, "size", vsw_fdb_max(vsw.fdb));
+	rte_tel_data_add_dict_u64(d, "entries", vsw_fdb_count(ctl->rt->fdb));
+	rte_tel_data_add_dict_u64(d, "size", vsw_fdb_max(ctl->rt->fdb));
 	rte_tel_data_add_dict_u64(d, "learned", t.learned);
 	rte_tel_data_add_dict_u64(d, "moved", t.moved);
 	rte_tel_data_add_dict_u64(d, "refused", t.refused);
@@ -109,14 +113,15 @@ static int cmd_fdb_stats(const char *cmd, const char *params,
 	rte_tel_data_add_dict_u64(d, "aged", c->aged);
 	rte_tel_data_add_dict_u64(d, "flushed", c->flushed);
 	rte_tel_data_add_dict_u64(d, "deleted", c->deleted);
-	vsw_ctl_end();
+	vsw_tel_end(ctl);
 	return 0;
 }
 
 /* Each polled rx queue: packets and share of the worker's rx cycles. */
-static void add_worker_rxqs(struct rte_tel_data *c, const struct vsw_worker *w)
+static void add_worker_rxqs(const struct vsw_ctl *ctl, struct rte_tel_data *c,
+			    const struct vsw_worker *w)
 {
-	const struct vsw_dp *dp = vsw.dp;
+	const struct vsw_table *dp = ctl->rt->table;
 	uint64_t total = 0, cyc[VSW_MAX_WORKER_RXQ];
 	char key[64];
 	uint16_t n = dp->wk[w->idx].n < 100 ? dp->wk[w->idx].n : 100;
@@ -125,14 +130,14 @@ static void add_worker_rxqs(struct rte_tel_data *c, const struct vsw_worker *w)
 		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
 		struct vsw_rxq_ctrs rc;
 
-		vsw_rxq_ctrs_sum(&vsw, r->port, r->q, &rc);
+		vsw_rxq_ctrs_sum(ctl, r->port, r->q, &rc);
 		cyc[i] = rc.cycles;
 		total += rc.cycles;
 	}
 	for (uint16_t i = 0; i < n; i++) {
 		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
 		const char *name =
-			vsw.ports[r->port] ? vsw.ports[r->port]->name : "?";
+			ctl->ports[r->port] ? ctl->ports[r->port]->name : "?";
 
 		snprintf(key, sizeof(key), "rxq_%s_%u_pct", name, r->q);
 		rte_tel_data_add_dict_u64(c, key,
@@ -140,7 +145,8 @@ static void add_worker_rxqs(struct rte_tel_data *c, const struct vsw_worker *w)
 	}
 }
 
-static void add_worker(struct rte_tel_data *d, const struct vsw_worker *w)
+static void add_worker(const struct vsw_ctl *ctl, struct rte_tel_data *d,
+		       const struct vsw_worker *w)
 {
 	struct rte_tel_data *c = rte_tel_data_alloc();
 	uint64_t busy = w->busy_cycles, all = busy + w->idle_cycles;
@@ -160,8 +166,8 @@ static void add_worker(struct rte_tel_data *d, const struct vsw_worker *w)
 	rte_tel_data_add_dict_u64(c, "sleeps", w->sleeps);
 	rte_tel_data_add_dict_u64(c, "sleep_us", w->sleep_us);
 	rte_tel_data_add_dict_u64(c, "wakeups_rx", w->wakeups_rx);
-	rte_tel_data_add_dict_u64(c, "rxqs", vsw.dp->wk[w->idx].n);
-	add_worker_rxqs(c, w);
+	rte_tel_data_add_dict_u64(c, "rxqs", ctl->rt->table->wk[w->idx].n);
+	add_worker_rxqs(ctl, c, w);
 	snprintf(key, sizeof(key), "worker%u", w->idx);
 	rte_tel_data_add_dict_container(d, key, c, 0);
 }
@@ -169,36 +175,38 @@ static void add_worker(struct rte_tel_data *d, const struct vsw_worker *w)
 static int cmd_workers(const char *cmd, const char *params,
 		       struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	struct vsw_args a;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, false)) == NULL)
 		return 0;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "total", vsw.n_workers);
+	rte_tel_data_add_dict_u64(d, "total", ctl->rt->n_workers);
 	rte_tel_data_add_dict_u64(d, "tsc_hz", rte_get_tsc_hz());
-	for (unsigned int i = 0; i < vsw.n_workers; i++)
-		add_worker(d, vsw.workers[i]);
-	vsw_ctl_end();
+	for (unsigned int i = 0; i < ctl->rt->n_workers; i++)
+		add_worker(ctl, d, ctl->rt->workers[i]);
+	vsw_tel_end(ctl);
 	return 0;
 }
 
-static void add_queue(struct rte_tel_data *d, struct vsw_port *p, uint16_t q)
+static void add_queue(const struct vsw_ctl *ctl, struct rte_tel_data *d,
+		      struct vsw_port *p, uint16_t q)
 {
 	struct rte_tel_data *c = rte_tel_data_alloc();
-	int owner = vsw.rxq_owner[p->id][q];
+	int owner = ctl->rxq_owner[p->id][q];
 	struct vsw_queue_info qi;
 	struct vsw_rxq_ctrs r;
 	char key[16];
 
 	if (c == NULL)
 		return;
-	vsw_rxq_ctrs_sum(&vsw, p->id, q, &r);
+	vsw_rxq_ctrs_sum(ctl, p->id, q, &r);
 	rte_tel_data_start_dict(c);
 	rte_tel_data_add_dict_int(c, "worker", owner >= 0 ? owner : -1);
 	rte_tel_data_add_dict_u64(c, "rx_packets", r.packets);
 	rte_tel_data_add_dict_u64(c, "rx_cycles", r.cycles);
 	rte_tel_data_add_dict_u64(c, "kicks", r.kicks);
-	if (vsw_queue_info(&vsw, p, q, &qi) == 0) {
+	if (vsw_queue_info(ctl, p, q, &qi) == 0) {
 		rte_tel_data_add_dict_u64(c, "present", qi.present);
 		rte_tel_data_add_dict_u64(c, "tx_enabled", qi.tx_enabled);
 		rte_tel_data_add_dict_u64(c, "kicks_suppressed", qi.kicks_off);
@@ -207,9 +215,9 @@ static void add_queue(struct rte_tel_data *d, struct vsw_port *p, uint16_t q)
 		rte_tel_data_add_dict_u64(c, "calls", qi.calls);
 		rte_tel_data_add_dict_u64(c, "enqueues", qi.enqueues);
 		rte_tel_data_add_dict_u64(c, "enqueued", qi.enqueued);
-		vsw_ctl_add_ratio(c, "pkts_per_enqueue", qi.enqueued,
+		vsw_tel_add_ratio(c, "pkts_per_enqueue", qi.enqueued,
 				  qi.enqueues);
-		vsw_ctl_add_ratio(c, "calls_per_pkt", qi.calls, qi.enqueued);
+		vsw_tel_add_ratio(c, "calls_per_pkt", qi.calls, qi.enqueued);
 	}
 	snprintf(key, sizeof(key), "q%u", q);
 	rte_tel_data_add_dict_container(d, key, c, 0);
@@ -218,9 +226,10 @@ static void add_queue(struct rte_tel_data *d, struct vsw_port *p, uint16_t q)
 static int cmd_queues(const char *cmd, const char *params,
 		      struct rte_tel_data *d)
 {
+	struct vsw_ctl *ctl;
 	struct vsw_port *p;
 
-	p = vsw_ctl_port_param(d, cmd, params);
+	p = vsw_tel_port_param(d, cmd, params, &ctl);
 	if (p == NULL)
 		return 0;
 	rte_tel_data_start_dict(d);
@@ -228,8 +237,8 @@ static int cmd_queues(const char *cmd, const char *params,
 	rte_tel_data_add_dict_string(d, "type", vsw_port_type_str(p->type));
 	rte_tel_data_add_dict_u64(d, "queues", p->n_rxq);
 	for (uint16_t q = 0; q < p->n_rxq && q < VSW_MAX_QUEUES; q++)
-		add_queue(d, p, q);
-	vsw_ctl_end();
+		add_queue(ctl, d, p, q);
+	vsw_tel_end(ctl);
 	return 0;
 }
 

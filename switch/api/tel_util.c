@@ -13,13 +13,12 @@
 
 #include "control/control.h"
 #include "tel.h"
-#include "vsw.h"
 
 /*
  * {"error": MESSAGE}: a telemetry string holds 127 characters, so a longer
  * message continues in "error_2", "error_3"... (vswctl joins them).
  */
-int vsw_ctl_reply_error(struct rte_tel_data *d, const char *fmt,
+int vsw_tel_reply_error(struct rte_tel_data *d, const char *fmt,
 			const char *arg)
 {
 	char msg[VSW_ERR_MAX], part[RTE_TEL_MAX_STRING_LEN], key[24];
@@ -41,48 +40,59 @@ int vsw_ctl_reply_error(struct rte_tel_data *d, const char *fmt,
 	return 0;
 }
 
+/* The switch every command works on (vsw_tel_init): DPDK 22.11's
+ * telemetry callbacks take no argument, so it is named here alone. */
+static struct vsw_ctl *tel_ctl;
+
+void vsw_tel_init(struct vsw_ctl *ctl)
+{
+	tel_ctl = ctl;
+}
+
 /*
  * The start of every command: check and parse @params for @cmd, refuse a
  * mutating command when control is read-only, take ctl_lock and refuse
- * once the switch is stopping.  Returns false with the error reply
- * written (and the lock not held), true with the lock held.
+ * once the switch is stopping.  Returns NULL with the error reply written
+ * (and the lock not held), or control's state with the lock held.
  */
-bool vsw_ctl_begin(struct rte_tel_data *d, const char *cmd, const char *params,
-		   struct vsw_args *a, bool mutating)
+struct vsw_ctl *vsw_tel_begin(struct rte_tel_data *d, const char *cmd,
+			      const char *params, struct vsw_args *a,
+			      bool mutating)
 {
 	const struct vsw_args_cmd *c = vsw_args_find(cmd);
+	struct vsw_ctl *ctl = tel_ctl;
 	char err[VSW_ERR_MAX];
 
-	if (c == NULL) {
-		vsw_ctl_reply_error(d, "no parser for %s", cmd);
-		return false;
+	if (c == NULL || ctl == NULL) {
+		vsw_tel_reply_error(d, "no parser for %s", cmd);
+		return NULL;
 	}
 	if (vsw_args_parse(c, params, a, err, sizeof(err)) < 0) {
-		vsw_ctl_reply_error(d, "%s", err);
-		return false;
+		vsw_tel_reply_error(d, "%s", err);
+		return NULL;
 	}
-	if (mutating && vsw.cfg.sw.read_only) {
-		vsw_ctl_reply_error(d,
+	if (mutating && ctl->cfg.sw.read_only) {
+		vsw_tel_reply_error(d,
 				    "%s: refused, vsw runs with control = "
 				    "read-only",
 				    cmd);
-		return false;
+		return NULL;
 	}
-	pthread_mutex_lock(&vsw.ctl_lock);
-	if (vsw.stopping) {
-		pthread_mutex_unlock(&vsw.ctl_lock);
-		vsw_ctl_reply_error(d, "vsw is stopping%s", NULL);
-		return false;
+	pthread_mutex_lock(&ctl->ctl_lock);
+	if (ctl->stopping) {
+		pthread_mutex_unlock(&ctl->ctl_lock);
+		vsw_tel_reply_error(d, "vsw is stopping%s", NULL);
+		return NULL;
 	}
-	return true;
+	return ctl;
 }
 
-void vsw_ctl_end(void)
+void vsw_tel_end(struct vsw_ctl *ctl)
 {
-	pthread_mutex_unlock(&vsw.ctl_lock);
+	pthread_mutex_unlock(&ctl->ctl_lock);
 }
 
-void vsw_ctl_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
+void vsw_tel_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
 		       uint64_t den)
 {
 	char v[32];
@@ -92,21 +102,23 @@ void vsw_ctl_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
 }
 
 /*
- * The port named by a command's parameter: returned with ctl_lock held, or
- * NULL (lock released) after replying an error.
+ * The port named by a command's parameter: returned with ctl_lock held
+ * (and *@out set), or NULL (lock released) after replying an error.
  */
-struct vsw_port *vsw_ctl_port_param(struct rte_tel_data *d, const char *cmd,
-				    const char *params)
+struct vsw_port *vsw_tel_port_param(struct rte_tel_data *d, const char *cmd,
+				    const char *params, struct vsw_ctl **out)
 {
+	struct vsw_ctl *ctl;
 	struct vsw_port *p;
 	struct vsw_args a;
 
-	if (!vsw_ctl_begin(d, cmd, params, &a, false))
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, false)) == NULL)
 		return NULL;
-	p = vsw_ctl_port_by_name(&vsw, a.name);
+	*out = ctl;
+	p = vsw_ctl_port_by_name(ctl, a.name);
 	if (p == NULL) {
-		vsw_ctl_end();
-		vsw_ctl_reply_error(d, "unknown port '%s'", a.name);
+		vsw_tel_end(ctl);
+		vsw_tel_reply_error(d, "unknown port '%s'", a.name);
 	}
 	return p;
 }

@@ -2,8 +2,8 @@
 /*
  * Control: the operations that change the switch.  Each runs with
  * ctl_lock held (a telemetry thread or the control loop) and changes the
- * switch only by editing control state in struct vsw_switch and
- * publishing a new datapath table (vsw_dp_build).  None writes worker
+ * switch only by editing control state in struct vsw_ctl and
+ * publishing a new datapath table (vsw_table_publish).  None writes worker
  * state.  Files: table.c (build, publish, grace periods), ports.c (port
  * add/del/set, queue upkeep), rebalance.c (rx queue placement),
  * counters.c (counter sums and clear), loop.c (the control loop, `set`),
@@ -12,56 +12,112 @@
 #ifndef VSW_CONTROL_H
 #define VSW_CONTROL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "port/port.h"
+#include "common/log.h"
+#include "config/vsw_config.h"
+#include "datapath/fdb.h"
+#include "datapath/stats.h"
+#include "datapath/table.h"
 #include "datapath/worker.h"
+#include "port/port.h"
 
-struct vsw_switch;
+/* Rebalance state (rebalance.c). */
+struct vsw_rxq_load {
+	uint16_t port, q;
+	uint64_t cycles;
+	int from, to; /* owner before, planned owner */
+};
+
+struct vsw_rebalance {
+	/* per-queue counters at the last rebalance: loads are deltas */
+	struct vsw_rxq_ctrs last[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	struct vsw_rxq_load load[VSW_MAX_PORTS * VSW_MAX_QUEUES];
+	uint32_t last_check; /* automatic: when the loads were last compared */
+	uint64_t prev_busy[VSW_MAX_WORKERS];
+};
+
+/* socket-watch-dir (watch.c) */
+struct vsw_watch {
+	int fd; /* inotify; -1: not watching */
+	const char *dir;
+	char plugged[VSW_MAX_PORTS][VSW_PORT_NAME_MAX]; /* "" = free */
+};
+
+/*
+ * Control's state: everything the control operations change, all under
+ * ctl_lock (the control loop and the telemetry threads), and the runtime
+ * they publish to.  Counters themselves are the workers' (only they write
+ * them): control keeps the values at the last stats/clear (or port-add),
+ * which readers subtract.
+ */
+struct vsw_ctl {
+	struct vsw_rt *rt;     /* the workers' runtime (publish, FDB, clock) */
+	struct vsw_config cfg; /* cfg.sw changes under ctl_lock (`set`) */
+	char file_prefix[64];  /* EAL's, for `info` */
+	uint64_t start_tsc;
+	int wake_fd;   /* eventfd the control loop sleeps on */
+	bool stopping; /* commands refuse: ports may be gone */
+	pthread_mutex_t ctl_lock;
+	struct vsw_port *ports[VSW_MAX_PORTS];
+	int8_t rxq_owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	struct vsw_port_ctrs base[VSW_MAX_PORTS];
+	struct vsw_rxq_ctrs rxq_base[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	uint64_t kicks[VSW_MAX_PORTS][VSW_MAX_QUEUES]; /* drained by control */
+	/* counters control itself adds (frames drained from unpolled queues) */
+	struct vsw_port_ctrs ctl_ctrs[VSW_MAX_PORTS];
+	struct vsw_queue_info qbase[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	struct vsw_rebalance rebal;
+	struct vsw_watch watch;
+	uint64_t state_generation;   /* bumped by each state-file save */
+	unsigned int state_delay_us; /* test hook VSW_TEST_STATE_DELAY_US */
+	struct vsw_config scratch;   /* a config to build and check */
+};
 
 /* table.c: datapath table and grace periods. */
 /* Wait until every worker reported a quiescent state (any thread). */
-void vsw_quiesce(void);
+void vsw_quiesce(struct vsw_rt *rt);
 /*
  * Build a table from control state, publish it and wait the grace
  * periods (the table rule in table.h).  0, or -errno with a message in
  * @err (may be NULL) and the old table still in force.
  */
-int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen);
-void vsw_dp_free(struct vsw_switch *sw);
-int vsw_worker_of_lcore(const struct vsw_switch *sw, unsigned int lcore);
+int vsw_table_publish(struct vsw_ctl *ctl, char *err, size_t errlen);
+void vsw_table_free(struct vsw_ctl *ctl);
+int vsw_worker_of_lcore(const struct vsw_ctl *ctl, unsigned int lcore);
 
 /* ports.c */
-int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
-		     const char *kvlist, char *err, size_t errlen);
-int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
-		     const char *kvlist, char *err, size_t errlen);
-int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
+int vsw_ctl_port_add(struct vsw_ctl *ctl, const char *name, const char *kvlist,
+		     char *err, size_t errlen);
+int vsw_ctl_port_set(struct vsw_ctl *ctl, const char *name, const char *kvlist,
+		     char *err, size_t errlen);
+int vsw_ctl_port_del(struct vsw_ctl *ctl, const char *name, char *err,
 		     size_t errlen);
-struct vsw_port *vsw_ctl_port_by_name(const struct vsw_switch *sw,
+struct vsw_port *vsw_ctl_port_by_name(const struct vsw_ctl *ctl,
 				      const char *name);
 /* Control loop: port upkeep, rx queue counts, kicks still arriving. */
-void vsw_ctl_poll_kicks(struct vsw_switch *sw);
+void vsw_ctl_poll_kicks(struct vsw_ctl *ctl);
 /* What the port layer gets from the switch (mempool, hooks, settings). */
-void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env);
+void vsw_port_env_fill(struct vsw_ctl *ctl, struct vsw_port_env *env);
 
 /* state.c: the state file (docs/configuration.md), ctl_lock held. */
 struct vsw_config;
 /* The effective config: settings, ports as they run, static MACs. */
-void vsw_state_collect(const struct vsw_switch *sw, struct vsw_config *cfg);
+void vsw_state_collect(const struct vsw_ctl *ctl, struct vsw_config *cfg);
 /* It as INI text (malloc'd, *len bytes), or NULL with @err set. */
-char *vsw_state_text(const struct vsw_switch *sw, size_t *len, char *err,
+char *vsw_state_text(const struct vsw_ctl *ctl, size_t *len, char *err,
 		     size_t errlen);
 /* Write the state file (temporary file, fsync, rename, fsync dir). */
-int vsw_state_save(struct vsw_switch *sw, char *err, size_t errlen);
+int vsw_state_save(struct vsw_ctl *ctl, char *err, size_t errlen);
 /* Bumped by every save: a reader of several pages sees a change. */
-uint64_t vsw_state_generation(void);
+uint64_t vsw_state_generation(const struct vsw_ctl *ctl);
 /* Static FDB entries, saved; on a failed save the FDB is as before. */
-int vsw_ctl_fdb_add(struct vsw_switch *sw, uint64_t key, const char *port,
+int vsw_ctl_fdb_add(struct vsw_ctl *ctl, uint64_t key, const char *port,
 		    char *err, size_t errlen);
-int vsw_ctl_fdb_del(struct vsw_switch *sw, uint64_t key, char *err,
+int vsw_ctl_fdb_del(struct vsw_ctl *ctl, uint64_t key, char *err,
 		    size_t errlen);
 /*
  * Before EAL: lay the state file over @cfg (the config file), or with
@@ -72,46 +128,46 @@ int vsw_ctl_fdb_del(struct vsw_switch *sw, uint64_t key, char *err,
 int vsw_state_startup(struct vsw_config *cfg, bool reset, bool offline,
 		      char *note, size_t notelen, char *err, size_t errlen);
 /* Once the ports exist: the config's [fdb] entries into the FDB. */
-int vsw_state_init(struct vsw_switch *sw, char *err, size_t errlen);
+int vsw_state_init(struct vsw_ctl *ctl, char *err, size_t errlen);
 
 /* rebalance.c */
-int vsw_ctl_rxq_move(struct vsw_switch *sw, const char *port, unsigned int q,
+int vsw_ctl_rxq_move(struct vsw_ctl *ctl, const char *port, unsigned int q,
 		     unsigned int worker, char *err, size_t errlen);
-int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved, char *err,
+int vsw_ctl_rxq_rebalance(struct vsw_ctl *ctl, unsigned int *moved, char *err,
 			  size_t errlen);
-void vsw_ctl_auto_rebalance(struct vsw_switch *sw, uint32_t now);
+void vsw_ctl_auto_rebalance(struct vsw_ctl *ctl, uint32_t now);
 
 /* counters.c */
 /* Sum of every worker's counters of @port, less the clear-time base. */
-void vsw_port_ctrs_sum(const struct vsw_switch *sw, uint16_t port,
+void vsw_port_ctrs_sum(const struct vsw_ctl *ctl, uint16_t port,
 		       struct vsw_port_ctrs *out);
-void vsw_rxq_ctrs_sum(const struct vsw_switch *sw, uint16_t port, uint16_t q,
+void vsw_rxq_ctrs_sum(const struct vsw_ctl *ctl, uint16_t port, uint16_t q,
 		      struct vsw_rxq_ctrs *out);
 /* The same without the base (load measurement). */
-void vsw_rxq_ctrs_raw(const struct vsw_switch *sw, uint16_t port, uint16_t q,
+void vsw_rxq_ctrs_raw(const struct vsw_ctl *ctl, uint16_t port, uint16_t q,
 		      struct vsw_rxq_ctrs *out);
 /* The port's view of queue @q, its counters less the clear-time base. */
-int vsw_queue_info(const struct vsw_switch *sw, struct vsw_port *p, uint16_t q,
+int vsw_queue_info(const struct vsw_ctl *ctl, struct vsw_port *p, uint16_t q,
 		   struct vsw_queue_info *qi);
 /* Counters of @port start from zero now. */
-void vsw_ctl_port_ctrs_reset(struct vsw_switch *sw, uint16_t port);
-void vsw_ctl_stats_clear(struct vsw_switch *sw);
+void vsw_ctl_port_ctrs_reset(struct vsw_ctl *ctl, uint16_t port);
+void vsw_ctl_stats_clear(struct vsw_ctl *ctl);
 
 /* watch.c: socket-watch-dir (plugs QEMU server sockets as client ports) */
 /* Start watching and plug what the directory holds; takes ctl_lock. */
-void vsw_ctl_watch_init(struct vsw_switch *sw);
+void vsw_ctl_watch_init(struct vsw_ctl *ctl);
 /* Plug and unplug for what changed since; ctl_lock held. */
-void vsw_ctl_watch_poll(struct vsw_switch *sw);
+void vsw_ctl_watch_poll(struct vsw_ctl *ctl);
 void vsw_ctl_watch_fini(void);
 
 /* loop.c */
-int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
+int vsw_ctl_set(struct vsw_ctl *ctl, const char *key, const char *value,
 		char *err, size_t errlen);
 /* FDB timestamps are rewritten every fdb-aging-s / 60 seconds (>= 1). */
-void vsw_ctl_fdb_refresh(struct vsw_switch *sw);
+void vsw_ctl_fdb_refresh(struct vsw_ctl *ctl);
 /* Run the control loop now (any thread, never blocks). */
-void vsw_wake_control(void);
+void vsw_wake_control(struct vsw_ctl *ctl);
 /* The control loop: clock, links, upkeep, aging, rebalance; until quit. */
-void vsw_control_loop(struct vsw_switch *sw);
+void vsw_control_loop(struct vsw_ctl *ctl);
 
 #endif /* VSW_CONTROL_H */

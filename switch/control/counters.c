@@ -10,15 +10,14 @@
 #include <string.h>
 
 #include "control.h"
-#include "vsw.h"
 
-static void worker_ctrs(const struct vsw_switch *sw, uint16_t port,
+static void worker_ctrs(const struct vsw_ctl *ctl, uint16_t port,
 			struct vsw_port_ctrs *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (unsigned int i = 0; i < sw->n_workers; i++) {
+	for (unsigned int i = 0; i < ctl->rt->n_workers; i++) {
 		const uint64_t *c =
-			(const uint64_t *)&sw->workers[i]->ctrs[port];
+			(const uint64_t *)&ctl->rt->workers[i]->ctrs[port];
 		uint64_t *o = (uint64_t *)out;
 
 		for (size_t k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
@@ -26,45 +25,45 @@ static void worker_ctrs(const struct vsw_switch *sw, uint16_t port,
 	}
 	for (size_t k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
 		((uint64_t *)out)[k] +=
-			((const uint64_t *)&sw->ctl_ctrs[port])[k];
+			((const uint64_t *)&ctl->ctl_ctrs[port])[k];
 }
 
-void vsw_port_ctrs_sum(const struct vsw_switch *sw, uint16_t port,
+void vsw_port_ctrs_sum(const struct vsw_ctl *ctl, uint16_t port,
 		       struct vsw_port_ctrs *out)
 {
-	const uint64_t *b = (const uint64_t *)&sw->base[port];
+	const uint64_t *b = (const uint64_t *)&ctl->base[port];
 	uint64_t *o = (uint64_t *)out;
 
-	worker_ctrs(sw, port, out);
+	worker_ctrs(ctl, port, out);
 	for (size_t k = 0; k < sizeof(*out) / sizeof(uint64_t); k++)
 		o[k] -= b[k];
 }
 
-void vsw_rxq_ctrs_raw(const struct vsw_switch *sw, uint16_t port, uint16_t q,
+void vsw_rxq_ctrs_raw(const struct vsw_ctl *ctl, uint16_t port, uint16_t q,
 		      struct vsw_rxq_ctrs *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (unsigned int i = 0; i < sw->n_workers; i++) {
-		out->packets += sw->workers[i]->rxq[port][q].packets;
-		out->cycles += sw->workers[i]->rxq[port][q].cycles;
-		out->kicks += sw->workers[i]->rxq[port][q].kicks;
+	for (unsigned int i = 0; i < ctl->rt->n_workers; i++) {
+		out->packets += ctl->rt->workers[i]->rxq[port][q].packets;
+		out->cycles += ctl->rt->workers[i]->rxq[port][q].cycles;
+		out->kicks += ctl->rt->workers[i]->rxq[port][q].kicks;
 	}
-	out->kicks += sw->kicks[port][q];
+	out->kicks += ctl->kicks[port][q];
 }
 
-void vsw_rxq_ctrs_sum(const struct vsw_switch *sw, uint16_t port, uint16_t q,
+void vsw_rxq_ctrs_sum(const struct vsw_ctl *ctl, uint16_t port, uint16_t q,
 		      struct vsw_rxq_ctrs *out)
 {
-	vsw_rxq_ctrs_raw(sw, port, q, out);
-	out->packets -= sw->rxq_base[port][q].packets;
-	out->cycles -= sw->rxq_base[port][q].cycles;
-	out->kicks -= sw->rxq_base[port][q].kicks;
+	vsw_rxq_ctrs_raw(ctl, port, q, out);
+	out->packets -= ctl->rxq_base[port][q].packets;
+	out->cycles -= ctl->rxq_base[port][q].cycles;
+	out->kicks -= ctl->rxq_base[port][q].kicks;
 }
 
-int vsw_queue_info(const struct vsw_switch *sw, struct vsw_port *p, uint16_t q,
+int vsw_queue_info(const struct vsw_ctl *ctl, struct vsw_port *p, uint16_t q,
 		   struct vsw_queue_info *qi)
 {
-	const struct vsw_queue_info *b = &sw->qbase[p->id][q];
+	const struct vsw_queue_info *b = &ctl->qbase[p->id][q];
 
 	if (p->ops->queue_info == NULL || p->ops->queue_info(p, q, qi) < 0)
 		return -ENOTSUP;
@@ -74,21 +73,21 @@ int vsw_queue_info(const struct vsw_switch *sw, struct vsw_port *p, uint16_t q,
 	return 0;
 }
 
-void vsw_ctl_port_ctrs_reset(struct vsw_switch *sw, uint16_t port)
+void vsw_ctl_port_ctrs_reset(struct vsw_ctl *ctl, uint16_t port)
 {
-	struct vsw_port *p = sw->ports[port];
+	struct vsw_port *p = ctl->ports[port];
 
-	worker_ctrs(sw, port, &sw->base[port]);
+	worker_ctrs(ctl, port, &ctl->base[port]);
 	for (uint16_t q = 0; q < VSW_MAX_QUEUES; q++) {
-		vsw_rxq_ctrs_raw(sw, port, q, &sw->rxq_base[port][q]);
-		memset(&sw->qbase[port][q], 0, sizeof(sw->qbase[port][q]));
+		vsw_rxq_ctrs_raw(ctl, port, q, &ctl->rxq_base[port][q]);
+		memset(&ctl->qbase[port][q], 0, sizeof(ctl->qbase[port][q]));
 		if (p != NULL && p->ops->queue_info != NULL)
-			p->ops->queue_info(p, q, &sw->qbase[port][q]);
+			p->ops->queue_info(p, q, &ctl->qbase[port][q]);
 	}
 }
 
-void vsw_ctl_stats_clear(struct vsw_switch *sw)
+void vsw_ctl_stats_clear(struct vsw_ctl *ctl)
 {
 	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++)
-		vsw_ctl_port_ctrs_reset(sw, id);
+		vsw_ctl_port_ctrs_reset(ctl, id);
 }

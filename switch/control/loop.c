@@ -12,69 +12,67 @@
 #include <rte_cycles.h>
 
 #include "control.h"
-#include "vsw.h"
 
 #define CTL_PERIOD_US 100000
 #define CTL_GAP_US 5000
 
-void vsw_ctl_fdb_refresh(struct vsw_switch *sw)
+void vsw_ctl_fdb_refresh(struct vsw_ctl *ctl)
 {
-	vsw_fdb_set_refresh(sw->fdb, sw->cfg.sw.fdb_aging_s / 60);
+	vsw_fdb_set_refresh(ctl->rt->fdb, ctl->cfg.sw.fdb_aging_s / 60);
 }
 
 /* The switch settings @conf in force: a table, FDB refresh, kicks and
  * calls. */
-static int apply_switch(struct vsw_switch *sw,
-			const struct vsw_switch_conf *conf, char *err,
-			size_t errlen)
+static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
+			char *err, size_t errlen)
 {
-	struct vsw_switch_conf old = sw->cfg.sw;
+	struct vsw_switch_conf old = ctl->cfg.sw;
 	bool kicks = old.kick_suppression != conf->kick_suppression;
 	bool calls = old.call_suppression != conf->call_suppression;
 	int rc;
 
-	sw->cfg.sw = *conf;
-	rc = vsw_dp_build(sw, err, errlen);
+	ctl->cfg.sw = *conf;
+	rc = vsw_table_publish(ctl, err, errlen);
 	if (rc < 0) {
-		sw->cfg.sw = old;
+		ctl->cfg.sw = old;
 		return rc;
 	}
-	vsw_ctl_fdb_refresh(sw);
+	vsw_ctl_fdb_refresh(ctl);
 	for (int i = 0; (kicks || calls) && i < VSW_MAX_PORTS; i++) {
-		struct vsw_port *p = sw->ports[i];
+		struct vsw_port *p = ctl->ports[i];
 
 		if (p == NULL)
 			continue;
 		if (kicks && p->ops->set_kick_suppression)
 			p->ops->set_kick_suppression(
-				p, sw->cfg.sw.kick_suppression);
+				p, ctl->cfg.sw.kick_suppression);
 		if (calls && p->ops->set_call_suppression)
 			p->ops->set_call_suppression(
-				p, sw->cfg.sw.call_suppression);
+				p, ctl->cfg.sw.call_suppression);
 	}
 	return 0;
 }
 
 /* `set`: saved in the state file before it returns 0, else undone. */
-int vsw_ctl_set(struct vsw_switch *sw, const char *key, const char *value,
+int vsw_ctl_set(struct vsw_ctl *ctl, const char *key, const char *value,
 		char *err, size_t errlen)
 {
-	struct vsw_switch_conf old = sw->cfg.sw, conf = old;
+	struct vsw_switch_conf old = ctl->cfg.sw, conf = old;
 	int rc;
 
 	rc = vsw_config_set_switch_key(&conf, key, value, err, errlen);
 	if (rc == 0)
-		rc = apply_switch(sw, &conf, err, errlen);
-	if (rc == 0 && (rc = vsw_state_save(sw, err, errlen)) < 0)
-		apply_switch(sw, &old, NULL, 0);
+		rc = apply_switch(ctl, &conf, err, errlen);
+	if (rc == 0 && (rc = vsw_state_save(ctl, err, errlen)) < 0)
+		apply_switch(ctl, &old, NULL, 0);
 	return rc;
 }
 
-void vsw_wake_control(void)
+void vsw_wake_control(struct vsw_ctl *ctl)
 {
 	uint64_t one = 1;
 
-	if (vsw.wake_fd >= 0 && write(vsw.wake_fd, &one, sizeof(one)) < 0)
+	if (ctl->wake_fd >= 0 && write(ctl->wake_fd, &one, sizeof(one)) < 0)
 		return; /* already pending: fine */
 }
 
@@ -83,45 +81,45 @@ void vsw_wake_control(void)
  * leave ctl_lock free at least CTL_GAP_US between two passes: a guest that
  * keeps changing its rings must not starve telemetry clients.
  */
-static void sleep_or_wake(struct vsw_switch *sw)
+static void sleep_or_wake(struct vsw_ctl *ctl)
 {
-	struct pollfd pfd = {.fd = sw->wake_fd, .events = POLLIN};
+	struct pollfd pfd = {.fd = ctl->wake_fd, .events = POLLIN};
 	uint64_t v;
 
 	rte_delay_us_sleep(CTL_GAP_US);
 	if (poll(&pfd, 1, (CTL_PERIOD_US - CTL_GAP_US) / 1000) > 0 &&
-	    read(sw->wake_fd, &v, sizeof(v)) < 0)
+	    read(ctl->wake_fd, &v, sizeof(v)) < 0)
 		return;
 }
 
 /* The control loop: clock, links, aging; until a signal. */
-void vsw_control_loop(struct vsw_switch *sw)
+void vsw_control_loop(struct vsw_ctl *ctl)
 {
 	uint64_t hz = rte_get_tsc_hz();
 	uint32_t last_age = 0;
 
-	vsw_ctl_watch_init(sw);
-	while (!__atomic_load_n(&sw->quit, __ATOMIC_RELAXED)) {
+	vsw_ctl_watch_init(ctl);
+	while (!__atomic_load_n(&ctl->rt->quit, __ATOMIC_RELAXED)) {
 		uint32_t now =
-			1 + (uint32_t)((rte_rdtsc() - sw->start_tsc) / hz);
-		uint32_t aging = sw->cfg.sw.fdb_aging_s;
+			1 + (uint32_t)((rte_rdtsc() - ctl->start_tsc) / hz);
+		uint32_t aging = ctl->cfg.sw.fdb_aging_s;
 
-		__atomic_store_n(&sw->now_s, now, __ATOMIC_RELAXED);
-		pthread_mutex_lock(&sw->ctl_lock);
+		__atomic_store_n(&ctl->rt->now_s, now, __ATOMIC_RELAXED);
+		pthread_mutex_lock(&ctl->ctl_lock);
 		for (int i = 0; i < VSW_MAX_PORTS; i++)
-			if (sw->ports[i] && sw->ports[i]->ops->poll)
-				sw->ports[i]->ops->poll(sw->ports[i]);
-		vsw_ctl_poll_kicks(sw);
+			if (ctl->ports[i] && ctl->ports[i]->ops->poll)
+				ctl->ports[i]->ops->poll(ctl->ports[i]);
+		vsw_ctl_poll_kicks(ctl);
 		/* age every quarter of the aging time, at least once a second */
 		if (aging && now - last_age >= (aging / 4 ? aging / 4 : 1)) {
-			vsw_fdb_age(sw->fdb, now, aging);
+			vsw_fdb_age(ctl->rt->fdb, now, aging);
 			last_age = now;
 		}
-		vsw_fdb_trim(sw->fdb, now); /* port limits, overshoot */
-		vsw_ctl_auto_rebalance(sw, now);
-		vsw_ctl_watch_poll(sw);
-		pthread_mutex_unlock(&sw->ctl_lock);
-		sleep_or_wake(sw);
+		vsw_fdb_trim(ctl->rt->fdb, now); /* port limits, overshoot */
+		vsw_ctl_auto_rebalance(ctl, now);
+		vsw_ctl_watch_poll(ctl);
+		pthread_mutex_unlock(&ctl->ctl_lock);
+		sleep_or_wake(ctl);
 	}
 	vsw_ctl_watch_fini();
 }

@@ -13,23 +13,22 @@
 #include <string.h>
 
 #include "control.h"
-#include "vsw.h"
 
-struct vsw_port *vsw_ctl_port_by_name(const struct vsw_switch *sw,
+struct vsw_port *vsw_ctl_port_by_name(const struct vsw_ctl *ctl,
 				      const char *name)
 {
 	for (int i = 0; name != NULL && i < VSW_MAX_PORTS; i++)
-		if (sw->ports[i] != NULL &&
-		    strcmp(sw->ports[i]->name, name) == 0)
-			return sw->ports[i];
+		if (ctl->ports[i] != NULL &&
+		    strcmp(ctl->ports[i]->name, name) == 0)
+			return ctl->ports[i];
 	return NULL;
 }
 
-static int unique_port(const struct vsw_switch *sw,
+static int unique_port(const struct vsw_ctl *ctl,
 		       const struct vsw_port_conf *pc, char *err, size_t errlen)
 {
 	for (int i = 0; i < VSW_MAX_PORTS; i++) {
-		const struct vsw_port *o = sw->ports[i];
+		const struct vsw_port *o = ctl->ports[i];
 
 		if (o == NULL)
 			continue;
@@ -59,21 +58,21 @@ static int unique_port(const struct vsw_switch *sw,
 }
 
 /* Would the mbuf pool still suffice with @pc added (review L7)? */
-static int check_pool(const struct vsw_switch *sw,
-		      const struct vsw_port_conf *pc, char *err, size_t errlen)
+static int check_pool(struct vsw_ctl *ctl, const struct vsw_port_conf *pc,
+		      char *err, size_t errlen)
 {
-	static struct vsw_config all; /* ctl_lock */
+	struct vsw_config *all = &ctl->scratch;
 
-	vsw_config_init(&all);
-	all.sw = sw->cfg.sw;
-	snprintf(all.source, sizeof(all.source), "%s", sw->cfg.source);
+	vsw_config_init(all);
+	all->sw = ctl->cfg.sw;
+	snprintf(all->source, sizeof(all->source), "%s", ctl->cfg.source);
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
-		if (sw->ports[i] != NULL)
-			all.ports[all.n_ports++] = sw->ports[i]->conf;
-	if (all.n_ports == VSW_MAX_PORTS)
+		if (ctl->ports[i] != NULL)
+			all->ports[all->n_ports++] = ctl->ports[i]->conf;
+	if (all->n_ports == VSW_MAX_PORTS)
 		return 0; /* full: refused below for want of a slot */
-	all.ports[all.n_ports++] = *pc;
-	return vsw_config_check_mbufs(&all, sw->n_workers, err, errlen);
+	all->ports[all->n_ports++] = *pc;
+	return vsw_config_check_mbufs(all, ctl->rt->n_workers, err, errlen);
 }
 
 static bool lcore_is_worker(unsigned int lcore, void *arg)
@@ -81,46 +80,58 @@ static bool lcore_is_worker(unsigned int lcore, void *arg)
 	return vsw_worker_of_lcore(arg, lcore) >= 0;
 }
 
-void vsw_port_env_fill(struct vsw_switch *sw, struct vsw_port_env *env)
+/* The port layer's hooks (struct vsw_port_env): @arg is control. */
+static void port_quiesce(void *arg)
 {
-	memset(env, 0, sizeof(*env));
-	env->mp = sw->mp;
-	env->n_workers = sw->n_workers;
-	env->quiesce = vsw_quiesce;
-	env->kick_suppression = sw->cfg.sw.kick_suppression;
-	env->call_suppression = sw->cfg.sw.call_suppression;
-	env->socket_mode = sw->cfg.sw.socket_mode;
-	env->socket_owner = sw->cfg.sw.socket_owner;
-	env->socket_group = sw->cfg.sw.socket_group;
-	env->wake = vsw_wake_control;
+	vsw_quiesce(((struct vsw_ctl *)arg)->rt);
 }
 
-static int remove_port(struct vsw_switch *sw, struct vsw_port *p, char *err,
+static void port_wake(void *arg)
+{
+	vsw_wake_control(arg);
+}
+
+void vsw_port_env_fill(struct vsw_ctl *ctl, struct vsw_port_env *env)
+{
+	memset(env, 0, sizeof(*env));
+	env->mp = ctl->rt->mp;
+	env->n_workers = ctl->rt->n_workers;
+	env->quiesce = port_quiesce;
+	env->kick_suppression = ctl->cfg.sw.kick_suppression;
+	env->call_suppression = ctl->cfg.sw.call_suppression;
+	env->socket_mode = ctl->cfg.sw.socket_mode;
+	env->socket_owner = ctl->cfg.sw.socket_owner;
+	env->socket_group = ctl->cfg.sw.socket_group;
+	env->wake = port_wake;
+	env->hook_arg = ctl;
+}
+
+static int remove_port(struct vsw_ctl *ctl, struct vsw_port *p, char *err,
 		       size_t errlen);
 
-int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
-		     const char *kvlist, char *err, size_t errlen)
+int vsw_ctl_port_add(struct vsw_ctl *ctl, const char *name, const char *kvlist,
+		     char *err, size_t errlen)
 {
 	struct vsw_port_env env;
 	struct vsw_config one;
 	struct vsw_port_conf pc;
 	int id = -1, rc;
 
-	vsw_port_env_fill(sw, &env);
-	rc = vsw_config_port_from_kv(name, kvlist, &sw->cfg.sw, &pc, err,
+	vsw_port_env_fill(ctl, &env);
+	rc = vsw_config_port_from_kv(name, kvlist, &ctl->cfg.sw, &pc, err,
 				     errlen);
 	if (rc < 0)
 		return rc;
 	vsw_config_init(&one);
 	one.ports[0] = pc;
 	one.n_ports = 1;
-	rc = vsw_config_validate(&one, lcore_is_worker, sw, err, errlen);
+	rc = vsw_config_validate(&one, lcore_is_worker, ctl, err, errlen);
 	if (rc == 0)
-		rc = check_pool(sw, &pc, err, errlen);
+		rc = check_pool(ctl, &pc, err, errlen);
 	if (rc == 0)
-		rc = unique_port(sw, &pc, err, errlen);
+		rc = unique_port(ctl, &pc, err, errlen);
 	for (int i = 0; rc == 0 && i < VSW_MAX_PORTS && id < 0; i++)
-		if (sw->ports[i] == NULL)
+		if (ctl->ports[i] == NULL)
 			id = i;
 	if (rc == 0 && id < 0) {
 		snprintf(err, errlen, "no free port slot (%d ports at most)",
@@ -128,23 +139,23 @@ int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
 		rc = -ENOSPC;
 	}
 	if (rc == 0)
-		rc = vsw_port_create(&pc, (uint16_t)id, &env, &sw->ports[id],
+		rc = vsw_port_create(&pc, (uint16_t)id, &env, &ctl->ports[id],
 				     err, errlen);
 	if (rc < 0)
 		return rc;
-	memset(sw->rxq_owner[id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
-	memset(sw->kicks[id], 0, sizeof(sw->kicks[id]));
-	memset(&sw->ctl_ctrs[id], 0, sizeof(sw->ctl_ctrs[id]));
-	vsw_fdb_set_port_limit(sw->fdb, (uint16_t)id, pc.max_macs);
-	vsw_ctl_port_ctrs_reset(sw, (uint16_t)id);
-	rc = vsw_dp_build(sw, err, errlen);
+	memset(ctl->rxq_owner[id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
+	memset(ctl->kicks[id], 0, sizeof(ctl->kicks[id]));
+	memset(&ctl->ctl_ctrs[id], 0, sizeof(ctl->ctl_ctrs[id]));
+	vsw_fdb_set_port_limit(ctl->rt->fdb, (uint16_t)id, pc.max_macs);
+	vsw_ctl_port_ctrs_reset(ctl, (uint16_t)id);
+	rc = vsw_table_publish(ctl, err, errlen);
 	if (rc < 0) {
-		vsw_port_destroy(sw->ports[id]);
-		sw->ports[id] = NULL;
+		vsw_port_destroy(ctl->ports[id]);
+		ctl->ports[id] = NULL;
 		return rc;
 	}
-	rc = vsw_state_save(sw, err, errlen);
-	if (rc < 0 && remove_port(sw, sw->ports[id], NULL, 0) < 0)
+	rc = vsw_state_save(ctl, err, errlen);
+	if (rc < 0 && remove_port(ctl, ctl->ports[id], NULL, 0) < 0)
 		VSW_LOG(ERR, "%s: added, but the state file does not hold it",
 			name); /* not acknowledged: not added, as a rule */
 	return rc;
@@ -155,42 +166,42 @@ int vsw_ctl_port_add(struct vsw_switch *sw, const char *name,
  * to or buffers for it), its FDB entries, then the kind's destroy.  On
  * failure nothing changed.
  */
-static int remove_port(struct vsw_switch *sw, struct vsw_port *p, char *err,
+static int remove_port(struct vsw_ctl *ctl, struct vsw_port *p, char *err,
 		       size_t errlen)
 {
 	int rc;
 
-	sw->ports[p->id] = NULL;
-	rc = vsw_dp_build(sw, err, errlen);
+	ctl->ports[p->id] = NULL;
+	rc = vsw_table_publish(ctl, err, errlen);
 	if (rc < 0) {
-		sw->ports[p->id] = p;
+		ctl->ports[p->id] = p;
 		return rc;
 	}
-	memset(sw->rxq_owner[p->id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
-	vsw_fdb_flush(sw->fdb, p->id, true);
+	memset(ctl->rxq_owner[p->id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
+	vsw_fdb_flush(ctl->rt->fdb, p->id, true);
 	vsw_port_destroy(p);
 	return 0;
 }
 
 /* The state is written first: a port once gone cannot come back as it
  * was (its guest connection), so a failed save must leave it in place. */
-int vsw_ctl_port_del(struct vsw_switch *sw, const char *name, char *err,
+int vsw_ctl_port_del(struct vsw_ctl *ctl, const char *name, char *err,
 		     size_t errlen)
 {
-	struct vsw_port *p = vsw_ctl_port_by_name(sw, name);
+	struct vsw_port *p = vsw_ctl_port_by_name(ctl, name);
 	int rc;
 
 	if (p == NULL) {
 		snprintf(err, errlen, "unknown port '%s'", name);
 		return -ENOENT;
 	}
-	sw->ports[p->id] = NULL; /* what the state holds without it */
-	rc = vsw_state_save(sw, err, errlen);
-	sw->ports[p->id] = p;
+	ctl->ports[p->id] = NULL; /* what the state holds without it */
+	rc = vsw_state_save(ctl, err, errlen);
+	ctl->ports[p->id] = p;
 	if (rc < 0)
 		return rc;
-	rc = remove_port(sw, p, err, errlen);
-	if (rc < 0 && vsw_state_save(sw, NULL, 0) < 0)
+	rc = remove_port(ctl, p, err, errlen);
+	if (rc < 0 && vsw_state_save(ctl, NULL, 0) < 0)
 		VSW_LOG(ERR, "%s: kept, but the state file says deleted", name);
 	return rc;
 }
@@ -212,7 +223,7 @@ static bool vlans_changed(const struct vsw_port_conf *a,
  * not in the frame's VLAN).  Other ports' traffic goes on: only the table
  * changes.
  */
-static int apply_conf(struct vsw_switch *sw, struct vsw_port *p,
+static int apply_conf(struct vsw_ctl *ctl, struct vsw_port *p,
 		      const struct vsw_port_conf *pc, char *err, size_t errlen)
 {
 	struct vsw_port_conf old = p->conf;
@@ -222,25 +233,25 @@ static int apply_conf(struct vsw_switch *sw, struct vsw_port *p,
 	if (rc < 0)
 		return rc;
 	p->conf = *pc;
-	rc = vsw_dp_build(sw, err, errlen);
+	rc = vsw_table_publish(ctl, err, errlen);
 	if (rc < 0) {
 		p->conf = old;
 		if (mtu)
 			p->ops->set_mtu(p, old.mtu, NULL, 0);
 		return rc;
 	}
-	vsw_fdb_set_port_limit(sw->fdb, p->id, pc->max_macs);
+	vsw_fdb_set_port_limit(ctl->rt->fdb, p->id, pc->max_macs);
 	if (pc->n_allowed != old.n_allowed ||
 	    memcmp(pc->allowed, old.allowed, sizeof(pc->allowed)) != 0 ||
 	    vlans_changed(pc, &old))
-		vsw_fdb_flush(sw->fdb, p->id, false);
+		vsw_fdb_flush(ctl->rt->fdb, p->id, false);
 	return 0;
 }
 
-int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
-		     const char *kvlist, char *err, size_t errlen)
+int vsw_ctl_port_set(struct vsw_ctl *ctl, const char *name, const char *kvlist,
+		     char *err, size_t errlen)
 {
-	struct vsw_port *p = vsw_ctl_port_by_name(sw, name);
+	struct vsw_port *p = vsw_ctl_port_by_name(ctl, name);
 	struct vsw_port_conf old, pc;
 	int rc;
 
@@ -251,12 +262,12 @@ int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
 	old = pc = p->conf;
 	rc = vsw_config_port_set_kv(&pc, kvlist, err, errlen);
 	if (rc == 0)
-		rc = apply_conf(sw, p, &pc, err, errlen);
+		rc = apply_conf(ctl, p, &pc, err, errlen);
 	if (rc < 0)
 		return rc;
-	rc = vsw_state_save(sw, err, errlen);
+	rc = vsw_state_save(ctl, err, errlen);
 	if (rc < 0) { /* not acknowledged: back as it was */
-		apply_conf(sw, p, &old, NULL, 0);
+		apply_conf(ctl, p, &old, NULL, 0);
 		return rc;
 	}
 	VSW_LOG(INFO, "%s: set %s", p->name, kvlist);
@@ -269,7 +280,7 @@ int vsw_ctl_port_set(struct vsw_switch *sw, const char *name,
  * least loaded workers, dropped ones forgotten.  Frames on queue pairs
  * above the port's `queues` are drained and counted (review M1).
  */
-static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
+static void port_queues(struct vsw_ctl *ctl, struct vsw_port *p)
 {
 	uint16_t want = p->ops->rx_queues(p), old = p->n_rxq;
 	char err[VSW_ERR_MAX];
@@ -278,9 +289,9 @@ static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
 	if (want != old && want >= 1 && want <= VSW_MAX_QUEUES) {
 		for (uint16_t q = want < old ? want : old;
 		     q < (want > old ? want : old); q++)
-			sw->rxq_owner[p->id][q] = VSW_RXQ_UNASSIGNED;
+			ctl->rxq_owner[p->id][q] = VSW_RXQ_UNASSIGNED;
 		p->n_rxq = want;
-		if (vsw_dp_build(sw, err, sizeof(err)) < 0) {
+		if (vsw_table_publish(ctl, err, sizeof(err)) < 0) {
 			VSW_LOG(ERR, "%s: cannot poll %u rx queues: %s",
 				p->name, want, err);
 			p->n_rxq = old;
@@ -293,7 +304,7 @@ static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
 	if (pi.peer_queues > p->conf.queues && p->ops->drain_unpolled) {
 		uint64_t n =
 			p->ops->drain_unpolled(p, (uint16_t)p->conf.queues);
-		struct vsw_port_ctrs *c = &sw->ctl_ctrs[p->id];
+		struct vsw_port_ctrs *c = &ctl->ctl_ctrs[p->id];
 
 		if (n > 0 && c->drops[VSW_DROP_UNPOLLED] == 0)
 			VSW_LOG(WARNING,
@@ -308,21 +319,21 @@ static void port_queues(struct vsw_switch *sw, struct vsw_port *p)
 }
 
 /* Control loop (busy mode): count the guest kicks that still arrive. */
-void vsw_ctl_poll_kicks(struct vsw_switch *sw)
+void vsw_ctl_poll_kicks(struct vsw_ctl *ctl)
 {
 	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
-		struct vsw_port *p = sw->ports[id];
+		struct vsw_port *p = ctl->ports[id];
 
 		if (p == NULL)
 			continue;
 		if (p->ops->upkeep != NULL)
 			p->ops->upkeep(p);
 		if (p->ops->rx_queues != NULL)
-			port_queues(sw, p);
+			port_queues(ctl, p);
 		if (p->ops->rx_drain == NULL ||
-		    sw->cfg.sw.poll_mode == VSW_POLL_ADAPTIVE)
+		    ctl->cfg.sw.poll_mode == VSW_POLL_ADAPTIVE)
 			continue;
 		for (uint16_t q = 0; q < p->n_rxq && q < VSW_MAX_QUEUES; q++)
-			sw->kicks[id][q] += p->ops->rx_drain(p, q, true);
+			ctl->kicks[id][q] += p->ops->rx_drain(p, q, true);
 	}
 }

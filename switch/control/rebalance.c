@@ -9,7 +9,7 @@
  * and a flow is never reordered across the move.  A rebalance parks every
  * queue it moves in one table and assigns them all in the next: two table
  * builds (and their grace periods) whatever the number of moves.  All
- * under ctl_lock; the load snapshots live in struct vsw_switch (rebal).
+ * under ctl_lock; the load snapshots live in struct vsw_ctl (rebal).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,10 +17,9 @@
 #include <string.h>
 
 #include "control.h"
-#include "vsw.h"
 
 /* Give queue (port, q) of every move its new worker in two tables. */
-static int apply_moves(struct vsw_switch *sw, const struct vsw_rxq_load *m,
+static int apply_moves(struct vsw_ctl *ctl, const struct vsw_rxq_load *m,
 		       unsigned int n, char *err, size_t errlen)
 {
 	int rc;
@@ -28,24 +27,24 @@ static int apply_moves(struct vsw_switch *sw, const struct vsw_rxq_load *m,
 	if (n == 0)
 		return 0;
 	for (unsigned int i = 0; i < n; i++)
-		sw->rxq_owner[m[i].port][m[i].q] = VSW_RXQ_PARKED;
-	rc = vsw_dp_build(sw, err, errlen);
+		ctl->rxq_owner[m[i].port][m[i].q] = VSW_RXQ_PARKED;
+	rc = vsw_table_publish(ctl, err, errlen);
 	for (unsigned int i = 0; i < n; i++)
-		sw->rxq_owner[m[i].port][m[i].q] =
+		ctl->rxq_owner[m[i].port][m[i].q] =
 			(int8_t)(rc == 0 ? m[i].to : m[i].from);
-	if (rc == 0 && (rc = vsw_dp_build(sw, err, errlen)) < 0) {
+	if (rc == 0 && (rc = vsw_table_publish(ctl, err, errlen)) < 0) {
 		/* back where they were: that table was valid */
 		for (unsigned int i = 0; i < n; i++)
-			sw->rxq_owner[m[i].port][m[i].q] = (int8_t)m[i].from;
-		vsw_dp_build(sw, NULL, 0);
+			ctl->rxq_owner[m[i].port][m[i].q] = (int8_t)m[i].from;
+		vsw_table_publish(ctl, NULL, 0);
 	}
 	return rc;
 }
 
-int vsw_ctl_rxq_move(struct vsw_switch *sw, const char *name, unsigned int q,
+int vsw_ctl_rxq_move(struct vsw_ctl *ctl, const char *name, unsigned int q,
 		     unsigned int worker, char *err, size_t errlen)
 {
-	struct vsw_port *p = vsw_ctl_port_by_name(sw, name);
+	struct vsw_port *p = vsw_ctl_port_by_name(ctl, name);
 	struct vsw_rxq_load m;
 
 	if (p == NULL) {
@@ -57,16 +56,16 @@ int vsw_ctl_rxq_move(struct vsw_switch *sw, const char *name, unsigned int q,
 			 name, p->n_rxq - 1, q);
 		return -EINVAL;
 	}
-	if (worker >= sw->n_workers) {
+	if (worker >= ctl->rt->n_workers) {
 		snprintf(err, errlen, "worker %u does not exist (0..%u)",
-			 worker, sw->n_workers - 1);
+			 worker, ctl->rt->n_workers - 1);
 		return -EINVAL;
 	}
 	m = (struct vsw_rxq_load){.port = p->id,
 				  .q = (uint16_t)q,
-				  .from = sw->rxq_owner[p->id][q],
+				  .from = ctl->rxq_owner[p->id][q],
 				  .to = (int)worker};
-	return apply_moves(sw, &m, m.from == m.to ? 0 : 1, err, errlen);
+	return apply_moves(ctl, &m, m.from == m.to ? 0 : 1, err, errlen);
 }
 
 static int by_cycles_desc(const void *a, const void *b)
@@ -79,22 +78,22 @@ static int by_cycles_desc(const void *a, const void *b)
 /*
  * Cycles of every queue since the last rebalance: pinned queues (the
  * port's lcores list) load their worker's plan, the others are returned
- * in sw->rebal.load for the greedy placement.
+ * in ctl->rebal.load for the greedy placement.
  */
-static unsigned int collect_loads(struct vsw_switch *sw, uint64_t *plan)
+static unsigned int collect_loads(struct vsw_ctl *ctl, uint64_t *plan)
 {
-	struct vsw_rebalance *rb = &sw->rebal;
+	struct vsw_rebalance *rb = &ctl->rebal;
 	unsigned int n = 0;
 
 	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
-		const struct vsw_port *p = sw->ports[id];
+		const struct vsw_port *p = ctl->ports[id];
 
 		for (uint16_t q = 0; p != NULL && q < p->n_rxq; q++) {
 			struct vsw_rxq_ctrs c;
-			int w = sw->rxq_owner[id][q];
+			int w = ctl->rxq_owner[id][q];
 			uint64_t cyc;
 
-			vsw_rxq_ctrs_raw(sw, id, q, &c);
+			vsw_rxq_ctrs_raw(ctl, id, q, &c);
 			cyc = c.cycles - rb->last[id][q].cycles;
 			rb->last[id][q] = c;
 			if (p->conf.n_lcores != 0) {
@@ -114,12 +113,12 @@ static unsigned int collect_loads(struct vsw_switch *sw, uint64_t *plan)
  * least load so far (pinned queues' load counted).  @moved: the queues
  * that changed workers.
  */
-int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved, char *err,
+int vsw_ctl_rxq_rebalance(struct vsw_ctl *ctl, unsigned int *moved, char *err,
 			  size_t errlen)
 {
-	struct vsw_rebalance *rb = &sw->rebal;
+	struct vsw_rebalance *rb = &ctl->rebal;
 	uint64_t plan[VSW_MAX_WORKERS] = {0};
-	unsigned int n = collect_loads(sw, plan), nm = 0;
+	unsigned int n = collect_loads(ctl, plan), nm = 0;
 	int rc;
 
 	*moved = 0;
@@ -128,7 +127,7 @@ int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved, char *err,
 		struct vsw_rxq_load *l = &rb->load[i];
 		unsigned int best = 0;
 
-		for (unsigned int w = 1; w < sw->n_workers; w++)
+		for (unsigned int w = 1; w < ctl->rt->n_workers; w++)
 			if (plan[w] < plan[best])
 				best = w;
 		plan[best] += l->cycles + 1;
@@ -136,34 +135,34 @@ int vsw_ctl_rxq_rebalance(struct vsw_switch *sw, unsigned int *moved, char *err,
 		if (l->from != l->to)
 			rb->load[nm++] = *l; /* nm <= i: in place */
 	}
-	rc = apply_moves(sw, rb->load, nm, err, errlen);
+	rc = apply_moves(ctl, rb->load, nm, err, errlen);
 	if (rc == 0)
 		*moved = nm; /* review L8: only moves made */
 	return rc;
 }
 
 /* Control loop: rebalance when the workers' loads drift apart. */
-void vsw_ctl_auto_rebalance(struct vsw_switch *sw, uint32_t now)
+void vsw_ctl_auto_rebalance(struct vsw_ctl *ctl, uint32_t now)
 {
-	const struct vsw_switch_conf *c = &sw->cfg.sw;
-	struct vsw_rebalance *rb = &sw->rebal;
+	const struct vsw_switch_conf *c = &ctl->cfg.sw;
+	struct vsw_rebalance *rb = &ctl->rebal;
 	uint64_t busy, max = 0, min = UINT64_MAX;
 	unsigned int moved;
 	char err[VSW_ERR_MAX];
 
-	if (c->rebalance_interval_s == 0 || sw->n_workers < 2 ||
+	if (c->rebalance_interval_s == 0 || ctl->rt->n_workers < 2 ||
 	    now - rb->last_check < c->rebalance_interval_s)
 		return;
 	rb->last_check = now;
-	for (unsigned int i = 0; i < sw->n_workers; i++) {
-		busy = sw->workers[i]->busy_cycles - rb->prev_busy[i];
-		rb->prev_busy[i] = sw->workers[i]->busy_cycles;
+	for (unsigned int i = 0; i < ctl->rt->n_workers; i++) {
+		busy = ctl->rt->workers[i]->busy_cycles - rb->prev_busy[i];
+		rb->prev_busy[i] = ctl->rt->workers[i]->busy_cycles;
 		max = busy > max ? busy : max;
 		min = busy < min ? busy : min;
 	}
 	if (max == 0 || (max - min) * 100 / max < c->rebalance_threshold_pct)
 		return;
-	if (vsw_ctl_rxq_rebalance(sw, &moved, err, sizeof(err)) < 0)
+	if (vsw_ctl_rxq_rebalance(ctl, &moved, err, sizeof(err)) < 0)
 		VSW_LOG(WARNING, "automatic rebalance failed: %s", err);
 	else if (moved > 0)
 		VSW_LOG(INFO, "automatic rebalance moved %u rx queue(s)",

@@ -3,7 +3,7 @@
  * The state file: what changed at run time survives a restart.
  *
  * The effective config -- [switch] as `set` left it, the ports as they
- * run (sw->ports[i]->conf, which port-add, port-del and port-set keep),
+ * run (ctl->ports[i]->conf, which port-add, port-del and port-set keep),
  * the static FDB entries -- is written by config/write.c to
  * <state>.tmp in the state file's directory, fsync'd, renamed over the
  * state file, and the directory fsync'd: a crash leaves the old file or
@@ -31,7 +31,6 @@
 
 #include "common/debug.h"
 #include "control.h"
-#include "vsw.h"
 
 #define STATE_HEADER                                                           \
 	"; vsw state: the config as changed at run time, written by vsw "      \
@@ -39,18 +38,15 @@
 	"file at start\n; (docs/configuration.md).  Edit only while vsw is "   \
 	"stopped.\n"
 
-static uint64_t generation;	   /* ctl_lock: bumped by each save */
-static unsigned int test_delay_us; /* VSW_TEST_STATE_DELAY_US */
-
-uint64_t vsw_state_generation(void)
+uint64_t vsw_state_generation(const struct vsw_ctl *ctl)
 {
-	return generation;
+	return ctl->state_generation;
 }
 
 /* ---- the effective config ---- */
 
 struct statics {
-	const struct vsw_switch *sw;
+	const struct vsw_ctl *ctl;
 	struct vsw_config *cfg;
 	unsigned int n; /* static entries seen, also past the array */
 };
@@ -64,14 +60,14 @@ static void add_static(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 	struct vsw_fdb_conf *fc;
 
 	if (!(val & VSW_FDB_VAL_STATIC) || port >= VSW_MAX_PORTS ||
-	    s->sw->ports[port] == NULL)
+	    s->ctl->ports[port] == NULL)
 		return; /* a port being deleted: its entries go with it */
 	if (s->n++ >= VSW_MAX_STATIC_FDB)
 		return;
 	fc = &s->cfg->fdb[s->cfg->n_fdb++];
 	vsw_fdb_key_mac(key, fc->mac);
 	fc->vlan = vsw_fdb_key_vlan(key);
-	snprintf(fc->port, sizeof(fc->port), "%s", s->sw->ports[port]->name);
+	snprintf(fc->port, sizeof(fc->port), "%s", s->ctl->ports[port]->name);
 }
 
 /* Sorted by MAC, then VLAN: the same text for the same entries. */
@@ -84,30 +80,30 @@ static int fdb_cmp(const void *a, const void *b)
 }
 
 /* Static entries of ports that exist (count, also beyond @cfg's room). */
-static unsigned int collect_statics(const struct vsw_switch *sw,
+static unsigned int collect_statics(const struct vsw_ctl *ctl,
 				    struct vsw_config *cfg)
 {
-	struct statics s = {sw, cfg, 0};
+	struct statics s = {ctl, cfg, 0};
 	uint64_t pos = 0;
 
 	cfg->n_fdb = 0;
-	vsw_fdb_walk(sw->fdb, &pos, UINT_MAX, add_static, &s);
+	vsw_fdb_walk(ctl->rt->fdb, &pos, UINT_MAX, add_static, &s);
 	qsort(cfg->fdb, cfg->n_fdb, sizeof(cfg->fdb[0]), fdb_cmp);
 	return s.n;
 }
 
-void vsw_state_collect(const struct vsw_switch *sw, struct vsw_config *cfg)
+void vsw_state_collect(const struct vsw_ctl *ctl, struct vsw_config *cfg)
 {
 	vsw_config_init(cfg);
-	snprintf(cfg->source, sizeof(cfg->source), "%s", sw->cfg.source);
-	cfg->sw = sw->cfg.sw;
+	snprintf(cfg->source, sizeof(cfg->source), "%s", ctl->cfg.source);
+	cfg->sw = ctl->cfg.sw;
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
-		if (sw->ports[i] != NULL)
-			cfg->ports[cfg->n_ports++] = sw->ports[i]->conf;
-	collect_statics(sw, cfg);
+		if (ctl->ports[i] != NULL)
+			cfg->ports[cfg->n_ports++] = ctl->ports[i]->conf;
+	collect_statics(ctl, cfg);
 }
 
-char *vsw_state_text(const struct vsw_switch *sw, size_t *len, char *err,
+char *vsw_state_text(const struct vsw_ctl *ctl, size_t *len, char *err,
 		     size_t errlen)
 {
 	struct vsw_config *cfg = malloc(sizeof(*cfg));
@@ -117,7 +113,7 @@ char *vsw_state_text(const struct vsw_switch *sw, size_t *len, char *err,
 	int rc = -ENOMEM;
 
 	if (cfg != NULL && f != NULL) {
-		vsw_state_collect(sw, cfg);
+		vsw_state_collect(ctl, cfg);
 		rc = vsw_config_write(cfg, f, err, errlen);
 	}
 	if (f != NULL && fclose(f) != 0 && rc == 0)
@@ -154,7 +150,8 @@ static int write_all(int fd, const char *p, size_t n)
  * @text into @tmp, flushed to disk.  The test hook sleeps halfway and
  * before the end, so that a kill lands inside a save (41_state_crash).
  */
-static int write_tmp(const char *tmp, const char *text, size_t len)
+static int write_tmp(const char *tmp, const char *text, size_t len,
+		     unsigned int test_delay_us)
 {
 	int fd, rc;
 
@@ -200,18 +197,18 @@ static int sync_dir(const char *path)
 	return rc;
 }
 
-int vsw_state_save(struct vsw_switch *sw, char *err, size_t errlen)
+int vsw_state_save(struct vsw_ctl *ctl, char *err, size_t errlen)
 {
 	char path[VSW_PATH_MAX], tmp[VSW_PATH_MAX + 8], why[VSW_ERR_MAX];
 	size_t len = 0;
-	char *text = vsw_state_text(sw, &len, why, sizeof(why));
+	char *text = vsw_state_text(ctl, &len, why, sizeof(why));
 	bool made = text != NULL;
 	int rc = made ? 0 : -EINVAL;
 
-	vsw_config_state_path(&sw->cfg.sw, path, sizeof(path));
+	vsw_config_state_path(&ctl->cfg.sw, path, sizeof(path));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (rc == 0)
-		rc = write_tmp(tmp, text, len);
+		rc = write_tmp(tmp, text, len, ctl->state_delay_us);
 	if (rc == 0 && rename(tmp, path) < 0)
 		rc = -errno;
 	/* renamed: the file holds the change, which must then stand (an
@@ -224,7 +221,7 @@ int vsw_state_save(struct vsw_switch *sw, char *err, size_t errlen)
 	}
 	free(text);
 	if (rc == 0) {
-		generation++;
+		ctl->state_generation++;
 		return 0;
 	}
 	if (made) {
@@ -241,10 +238,10 @@ int vsw_state_save(struct vsw_switch *sw, char *err, size_t errlen)
 
 /* ---- static FDB entries ---- */
 
-int vsw_ctl_fdb_add(struct vsw_switch *sw, uint64_t key, const char *port,
+int vsw_ctl_fdb_add(struct vsw_ctl *ctl, uint64_t key, const char *port,
 		    char *err, size_t errlen)
 {
-	struct vsw_port *p = vsw_ctl_port_by_name(sw, port);
+	struct vsw_port *p = vsw_ctl_port_by_name(ctl, port);
 	uint64_t old = 0;
 	bool had;
 	int rc;
@@ -253,43 +250,43 @@ int vsw_ctl_fdb_add(struct vsw_switch *sw, uint64_t key, const char *port,
 		snprintf(err, errlen, "unknown port '%s'", port);
 		return -ENOENT;
 	}
-	had = vsw_fdb_lookup(sw->fdb, key, &old) && (old & VSW_FDB_VAL_STATIC);
+	had = vsw_fdb_lookup(ctl->rt->fdb, key, &old) &&
+	      (old & VSW_FDB_VAL_STATIC);
 	/* counted by the FDB, not by a walk of it under ctl_lock */
-	if (!had && vsw_fdb_static_count(sw->fdb) >= VSW_MAX_STATIC_FDB) {
+	if (!had && vsw_fdb_static_count(ctl->rt->fdb) >= VSW_MAX_STATIC_FDB) {
 		snprintf(err, errlen, "at most %d static entries",
 			 VSW_MAX_STATIC_FDB);
 		return -ENOSPC;
 	}
-	if (vsw_fdb_add_static(sw->fdb, key, p->id, sw->now_s) < 0) {
+	if (vsw_fdb_add_static(ctl->rt->fdb, key, p->id, ctl->rt->now_s) < 0) {
 		snprintf(err, errlen, "the FDB is full");
 		return -ENOSPC;
 	}
-	rc = vsw_state_save(sw, err, errlen);
+	rc = vsw_state_save(ctl, err, errlen);
 	if (rc < 0 && had) /* put back the entry it replaced */
-		vsw_fdb_add_static(sw->fdb, key, vsw_fdb_val_port(old),
-				   sw->now_s);
+		vsw_fdb_add_static(ctl->rt->fdb, key, vsw_fdb_val_port(old),
+				   ctl->rt->now_s);
 	else if (rc < 0)
-		vsw_fdb_del(sw->fdb, key);
+		vsw_fdb_del(ctl->rt->fdb, key);
 	return rc;
 }
 
-int vsw_ctl_fdb_del(struct vsw_switch *sw, uint64_t key, char *err,
-		    size_t errlen)
+int vsw_ctl_fdb_del(struct vsw_ctl *ctl, uint64_t key, char *err, size_t errlen)
 {
 	uint64_t old = 0;
 	int rc;
 
-	if (!vsw_fdb_lookup(sw->fdb, key, &old) ||
-	    vsw_fdb_del(sw->fdb, key) < 0) {
+	if (!vsw_fdb_lookup(ctl->rt->fdb, key, &old) ||
+	    vsw_fdb_del(ctl->rt->fdb, key) < 0) {
 		snprintf(err, errlen, "no such FDB entry");
 		return -ENOENT;
 	}
 	if (!(old & VSW_FDB_VAL_STATIC))
 		return 0; /* a learned entry: not state */
-	rc = vsw_state_save(sw, err, errlen);
+	rc = vsw_state_save(ctl, err, errlen);
 	if (rc < 0)
-		vsw_fdb_add_static(sw->fdb, key, vsw_fdb_val_port(old),
-				   sw->now_s);
+		vsw_fdb_add_static(ctl->rt->fdb, key, vsw_fdb_val_port(old),
+				   ctl->rt->now_s);
 	return rc;
 }
 
@@ -347,12 +344,12 @@ static int state_trusted(const char *path, bool file, char *err, size_t errlen)
 }
 
 /* The directory of the state file exists (one level is made, 0755). */
-static void make_dir(const struct vsw_switch *sw)
+static void make_dir(const struct vsw_ctl *ctl)
 {
 	char path[VSW_PATH_MAX];
 	char *slash;
 
-	vsw_config_state_path(&sw->cfg.sw, path, sizeof(path));
+	vsw_config_state_path(&ctl->cfg.sw, path, sizeof(path));
 	slash = strrchr(path, '/');
 	if (slash == NULL || slash == path)
 		return;
@@ -361,30 +358,31 @@ static void make_dir(const struct vsw_switch *sw)
 		VSW_LOG(INFO, "made %s for the state file", path);
 }
 
-int vsw_state_init(struct vsw_switch *sw, char *err, size_t errlen)
+int vsw_state_init(struct vsw_ctl *ctl, char *err, size_t errlen)
 {
-	test_delay_us = vsw_test_hook_us("VSW_TEST_STATE_DELAY_US",
-					 "each state save sleeps twice");
-	make_dir(sw);
+	ctl->state_delay_us = vsw_test_hook_us("VSW_TEST_STATE_DELAY_US",
+					       "each state save sleeps twice");
+	make_dir(ctl);
 	{
 		char path[VSW_PATH_MAX];
 		int rc;
 
-		vsw_config_state_path(&sw->cfg.sw, path, sizeof(path));
+		vsw_config_state_path(&ctl->cfg.sw, path, sizeof(path));
 		rc = state_trusted(path, false, err, errlen);
 		if (rc < 0)
 			return rc;
 	}
-	for (unsigned int i = 0; i < sw->cfg.n_fdb; i++) {
-		const struct vsw_fdb_conf *fc = &sw->cfg.fdb[i];
-		struct vsw_port *p = vsw_ctl_port_by_name(sw, fc->port);
+	for (unsigned int i = 0; i < ctl->cfg.n_fdb; i++) {
+		const struct vsw_fdb_conf *fc = &ctl->cfg.fdb[i];
+		struct vsw_port *p = vsw_ctl_port_by_name(ctl, fc->port);
 
 		if (p == NULL ||
-		    vsw_fdb_add_static(sw->fdb, vsw_fdb_key(fc->mac, fc->vlan),
-				       p->id, sw->now_s) < 0) {
+		    vsw_fdb_add_static(ctl->rt->fdb,
+				       vsw_fdb_key(fc->mac, fc->vlan), p->id,
+				       ctl->rt->now_s) < 0) {
 			snprintf(err, errlen,
 				 "%s: [fdb] static entry for port %s: %s",
-				 sw->cfg.source, fc->port,
+				 ctl->cfg.source, fc->port,
 				 p == NULL ? "no such port"
 					   : "the FDB is full");
 			return -ENOSPC;

@@ -27,24 +27,23 @@
 #include "common/debug.h"
 #include "datapath/frame.h"
 #include "datapath/portsec.h"
-#include "vsw.h"
 
 /* Wait until every worker has passed a quiescent state. Control only. */
-void vsw_quiesce(void)
+void vsw_quiesce(struct vsw_rt *rt)
 {
-	if (vsw.qs != NULL)
-		rte_rcu_qsbr_synchronize(vsw.qs, RTE_QSBR_THRID_INVALID);
+	if (rt->qs != NULL)
+		rte_rcu_qsbr_synchronize(rt->qs, RTE_QSBR_THRID_INVALID);
 }
 
-int vsw_worker_of_lcore(const struct vsw_switch *sw, unsigned int lcore)
+int vsw_worker_of_lcore(const struct vsw_ctl *ctl, unsigned int lcore)
 {
-	for (unsigned int i = 0; i < sw->n_workers; i++)
-		if (sw->workers[i]->lcore == lcore)
+	for (unsigned int i = 0; i < ctl->rt->n_workers; i++)
+		if (ctl->rt->workers[i]->lcore == lcore)
 			return (int)i;
 	return -1;
 }
 
-static int least_loaded(const struct vsw_dp *dp, unsigned int n_workers)
+static int least_loaded(const struct vsw_table *dp, unsigned int n_workers)
 {
 	unsigned int best = 0;
 
@@ -55,11 +54,11 @@ static int least_loaded(const struct vsw_dp *dp, unsigned int n_workers)
 }
 
 /* Pass 1: queues that already have an owner. */
-static int place_owned(struct vsw_switch *sw, struct vsw_dp *dp,
+static int place_owned(struct vsw_ctl *ctl, struct vsw_table *dp,
 		       const struct vsw_port *p, char *err, size_t errlen)
 {
 	for (uint16_t q = 0; q < p->n_rxq; q++) {
-		int w = sw->rxq_owner[p->id][q];
+		int w = ctl->rxq_owner[p->id][q];
 
 		if (w < 0)
 			continue;
@@ -75,19 +74,19 @@ static int place_owned(struct vsw_switch *sw, struct vsw_dp *dp,
 }
 
 /* Pass 2: give unassigned queues an owner (pinned, else least loaded). */
-static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
+static int place_new(struct vsw_ctl *ctl, struct vsw_table *dp,
 		     const struct vsw_port *p, char *err, size_t errlen)
 {
 	for (uint16_t q = 0; q < p->n_rxq; q++) {
 		int w;
 
-		if (sw->rxq_owner[p->id][q] != VSW_RXQ_UNASSIGNED)
+		if (ctl->rxq_owner[p->id][q] != VSW_RXQ_UNASSIGNED)
 			continue;
 		if (p->conf.n_lcores > 0)
 			w = vsw_worker_of_lcore(
-				sw, p->conf.lcores[q % p->conf.n_lcores]);
+				ctl, p->conf.lcores[q % p->conf.n_lcores]);
 		else
-			w = least_loaded(dp, sw->n_workers);
+			w = least_loaded(dp, ctl->rt->n_workers);
 		if (w < 0) {
 			snprintf(err, errlen,
 				 "port %s: queue %u pinned to "
@@ -101,7 +100,7 @@ static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
 				 w);
 			return -ENOSPC;
 		}
-		sw->rxq_owner[p->id][q] = (int8_t)w;
+		ctl->rxq_owner[p->id][q] = (int8_t)w;
 		dp->wk[w].rxq[dp->wk[w].n++] =
 			(struct vsw_rxq_ref){.port = p->id, .q = q};
 	}
@@ -113,18 +112,18 @@ static int place_new(struct vsw_switch *sw, struct vsw_dp *dp,
  * equal share of its limits (the buckets are the workers' own), so the
  * port never sends more than a limit in all.
  */
-static void fill_storm(struct vsw_dp *dp, const struct vsw_switch *sw)
+static void fill_storm(struct vsw_table *dp, const struct vsw_ctl *ctl)
 {
 	uint64_t hz = rte_get_tsc_hz();
 
 	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
-		const struct vsw_port *p = sw->ports[id];
-		struct vsw_dp_port *pp = &dp->pp[id];
+		const struct vsw_port *p = ctl->ports[id];
+		struct vsw_table_port *pp = &dp->pp[id];
 		unsigned int share = 0;
 
 		if (p == NULL)
 			continue;
-		for (unsigned int w = 0; w < sw->n_workers; w++)
+		for (unsigned int w = 0; w < ctl->rt->n_workers; w++)
 			for (uint16_t i = 0; i < dp->wk[w].n; i++)
 				if (dp->wk[w].rxq[i].port == id) {
 					share++;
@@ -143,15 +142,15 @@ static void fill_storm(struct vsw_dp *dp, const struct vsw_switch *sw)
 }
 
 /* Frame limits and allowed MACs of every port; fast_len fits them all. */
-static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
+static void fill_ports(const struct vsw_ctl *ctl, struct vsw_table *dp)
 {
 	uint32_t room =
-		rte_pktmbuf_data_room_size(sw->mp) - RTE_PKTMBUF_HEADROOM;
+		rte_pktmbuf_data_room_size(ctl->rt->mp) - RTE_PKTMBUF_HEADROOM;
 
 	dp->fast_len = UINT32_MAX;
 	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
-		const struct vsw_port *p = sw->ports[id];
-		struct vsw_dp_port *pp = &dp->pp[id];
+		const struct vsw_port *p = ctl->ports[id];
+		struct vsw_table_port *pp = &dp->pp[id];
 
 		if (p == NULL)
 			continue;
@@ -176,16 +175,16 @@ static void fill_ports(const struct vsw_switch *sw, struct vsw_dp *dp)
  * are, which VLAN it sends untagged, and the ports of each VLAN.  A table
  * where no port has a VLAN setting keeps the plain path (vlans false).
  */
-static void fill_vlans(const struct vsw_switch *sw, struct vsw_dp *dp)
+static void fill_vlans(const struct vsw_ctl *ctl, struct vsw_table *dp)
 {
 	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++)
-		if (sw->ports[id] != NULL)
-			vsw_vlan_fill_port(dp, id, &sw->ports[id]->conf);
+		if (ctl->ports[id] != NULL)
+			vsw_vlan_fill_port(dp, id, &ctl->ports[id]->conf);
 }
 
-static void fill_params(const struct vsw_switch *sw, struct vsw_params *par)
+static void fill_params(const struct vsw_ctl *ctl, struct vsw_params *par)
 {
-	const struct vsw_switch_conf *c = &sw->cfg.sw;
+	const struct vsw_switch_conf *c = &ctl->cfg.sw;
 	uint64_t hz = rte_get_tsc_hz();
 
 	par->burst = (uint16_t)c->burst;
@@ -197,47 +196,48 @@ static void fill_params(const struct vsw_switch *sw, struct vsw_params *par)
 }
 
 /* Build a table from the control state and publish it; free the old one. */
-int vsw_dp_build(struct vsw_switch *sw, char *err, size_t errlen)
+int vsw_table_publish(struct vsw_ctl *ctl, char *err, size_t errlen)
 {
-	struct vsw_dp *dp, *old;
+	struct vsw_table *dp, *old;
 	int rc = 0;
 
-	dp = rte_zmalloc("vsw_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
+	dp = rte_zmalloc("vsw_table", sizeof(*dp), RTE_CACHE_LINE_SIZE);
 	if (dp == NULL) {
 		snprintf(err, errlen, "out of memory for the datapath table");
 		return -ENOMEM;
 	}
-	fill_params(sw, &dp->par);
-	fill_ports(sw, dp);
-	fill_vlans(sw, dp);
+	fill_params(ctl, &dp->par);
+	fill_ports(ctl, dp);
+	fill_vlans(ctl, dp);
 	for (uint16_t id = 0; id < VSW_MAX_PORTS && rc == 0; id++) {
-		if (sw->ports[id] == NULL)
+		if (ctl->ports[id] == NULL)
 			continue;
-		dp->ports[id] = sw->ports[id];
+		dp->ports[id] = ctl->ports[id];
 		dp->flood[dp->n_flood++] = id;
-		rc = place_owned(sw, dp, sw->ports[id], err, errlen);
+		rc = place_owned(ctl, dp, ctl->ports[id], err, errlen);
 	}
 	for (uint16_t id = 0; id < VSW_MAX_PORTS && rc == 0; id++)
-		if (sw->ports[id] != NULL)
-			rc = place_new(sw, dp, sw->ports[id], err, errlen);
+		if (ctl->ports[id] != NULL)
+			rc = place_new(ctl, dp, ctl->ports[id], err, errlen);
 	if (rc < 0) {
 		rte_free(dp);
 		return rc;
 	}
-	fill_storm(dp, sw);
-	old = sw->dp;
-	__atomic_store_n(&sw->dp, dp, __ATOMIC_RELEASE);
+	fill_storm(dp, ctl);
+	old = ctl->rt->table;
+	__atomic_store_n(&ctl->rt->table, dp, __ATOMIC_RELEASE);
 	if (old != NULL) {
-		vsw_quiesce(); /* every worker has seen dp */
-		vsw_quiesce(); /* ... and flushed what it held under old */
+		vsw_quiesce(ctl->rt); /* every worker has seen dp */
+		vsw_quiesce(
+			ctl->rt); /* ... and flushed what it held under old */
 		vsw_retire(old, sizeof(*old), rte_free);
 	}
 	return 0;
 }
 
-void vsw_dp_free(struct vsw_switch *sw)
+void vsw_table_free(struct vsw_ctl *ctl)
 {
-	rte_free(sw->dp);
-	sw->dp = NULL;
+	rte_free(ctl->rt->table);
+	ctl->rt->table = NULL;
 	vsw_retire_flush();
 }

@@ -32,7 +32,6 @@
 #include <unistd.h>
 
 #include "control.h"
-#include "vsw.h"
 
 #define WATCH_EVENTS                                                           \
 	(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM |                 \
@@ -82,13 +81,13 @@ static bool sock_path(const char *file, char *path, size_t len)
 				w.dir, file) < len;
 }
 
-static struct vsw_port *port_on_path(struct vsw_switch *sw, const char *path)
+static struct vsw_port *port_on_path(struct vsw_ctl *ctl, const char *path)
 {
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
-		if (sw->ports[i] != NULL &&
-		    sw->ports[i]->type == VSW_PORT_VHOST &&
-		    strcmp(sw->ports[i]->conf.path, path) == 0)
-			return sw->ports[i];
+		if (ctl->ports[i] != NULL &&
+		    ctl->ports[i]->type == VSW_PORT_VHOST &&
+		    strcmp(ctl->ports[i]->conf.path, path) == 0)
+			return ctl->ports[i];
 	return NULL;
 }
 
@@ -110,15 +109,15 @@ static int plugged_slot(const char *name)
 }
 
 /* A socket file appeared: plug it (unless a port has its path or name). */
-static void plug(struct vsw_switch *sw, const char *file)
+static void plug(struct vsw_ctl *ctl, const char *file)
 {
 	char path[VSW_PATH_MAX], name[VSW_PORT_NAME_MAX], kv[3 * VSW_PATH_MAX],
 		err[VSW_ERR_MAX];
-	const char *prof = sw->cfg.sw.socket_watch_profile;
+	const char *prof = ctl->cfg.sw.socket_watch_profile;
 	struct stat st;
 
 	if (!sock_path(file, path, sizeof(path)) || lstat(path, &st) < 0 ||
-	    !S_ISSOCK(st.st_mode) || port_on_path(sw, path) != NULL)
+	    !S_ISSOCK(st.st_mode) || port_on_path(ctl, path) != NULL)
 		return; /* gone already, not a socket, or a port's own */
 	if (strspn(file, FILE_CHARS) != strlen(file)) {
 		/* a ',' or '=' would add keys to the port-add list */
@@ -133,7 +132,7 @@ static void plug(struct vsw_switch *sw, const char *file)
 			path);
 		return;
 	}
-	if (vsw_ctl_port_by_name(sw, name) != NULL) {
+	if (vsw_ctl_port_by_name(ctl, name) != NULL) {
 		VSW_LOG(WARNING,
 			"watch: %s: port name %s taken by another port; not "
 			"plugged",
@@ -142,7 +141,7 @@ static void plug(struct vsw_switch *sw, const char *file)
 	}
 	snprintf(kv, sizeof(kv), "type=vhost-user,mode=client,path=%s%s%s",
 		 path, prof[0] ? "," : "", prof);
-	if (vsw_ctl_port_add(sw, name, kv, err, sizeof(err)) < 0) {
+	if (vsw_ctl_port_add(ctl, name, kv, err, sizeof(err)) < 0) {
 		VSW_LOG(ERR, "watch: %s: cannot plug port %s: %s", path, name,
 			err);
 		return;
@@ -153,13 +152,13 @@ static void plug(struct vsw_switch *sw, const char *file)
 }
 
 /* Remove plugged port @slot if its path is @path (NULL: any). */
-static void unplug_slot(struct vsw_switch *sw, int slot, const char *path)
+static void unplug_slot(struct vsw_ctl *ctl, int slot, const char *path)
 {
-	struct vsw_port *p = vsw_ctl_port_by_name(sw, w.plugged[slot]);
+	struct vsw_port *p = vsw_ctl_port_by_name(ctl, w.plugged[slot]);
 	char err[VSW_ERR_MAX];
 
 	if (p != NULL && (path == NULL || strcmp(p->conf.path, path) == 0)) {
-		if (vsw_ctl_port_del(sw, w.plugged[slot], err, sizeof(err)) <
+		if (vsw_ctl_port_del(ctl, w.plugged[slot], err, sizeof(err)) <
 		    0) {
 			VSW_LOG(ERR, "watch: cannot remove port %s: %s",
 				w.plugged[slot], err);
@@ -173,7 +172,7 @@ static void unplug_slot(struct vsw_switch *sw, int slot, const char *path)
 	w.plugged[slot][0] = '\0';
 }
 
-static void unplug(struct vsw_switch *sw, const char *file)
+static void unplug(struct vsw_ctl *ctl, const char *file)
 {
 	char path[VSW_PATH_MAX], name[VSW_PORT_NAME_MAX];
 	int slot;
@@ -182,7 +181,7 @@ static void unplug(struct vsw_switch *sw, const char *file)
 		return;
 	slot = plugged_slot(name);
 	if (slot >= 0)
-		unplug_slot(sw, slot, path);
+		unplug_slot(ctl, slot, path);
 }
 
 /* Is @path a file directly in the watched directory? */
@@ -198,14 +197,14 @@ static bool in_dir(const char *path)
  * Take client ports in the directory as plugged (restored state), drop
  * those whose socket is gone, plug every socket the directory holds.
  */
-static void scan(struct vsw_switch *sw)
+static void scan(struct vsw_ctl *ctl)
 {
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
 
 	for (int i = 0; i < VSW_MAX_PORTS; i++) {
-		struct vsw_port *p = sw->ports[i];
+		struct vsw_port *p = ctl->ports[i];
 
 		if (p != NULL && p->type == VSW_PORT_VHOST &&
 		    p->conf.mode == VSW_VHOST_CLIENT && in_dir(p->conf.path) &&
@@ -214,11 +213,12 @@ static void scan(struct vsw_switch *sw)
 	}
 	for (int i = 0; i < VSW_MAX_PORTS; i++) {
 		struct vsw_port *p =
-			w.plugged[i][0] ? vsw_ctl_port_by_name(sw, w.plugged[i])
-					: NULL;
+			w.plugged[i][0]
+				? vsw_ctl_port_by_name(ctl, w.plugged[i])
+				: NULL;
 
 		if (p != NULL && lstat(p->conf.path, &st) < 0)
-			unplug_slot(sw, i, NULL);
+			unplug_slot(ctl, i, NULL);
 		else if (p == NULL)
 			w.plugged[i][0] = '\0';
 	}
@@ -227,13 +227,13 @@ static void scan(struct vsw_switch *sw)
 		return;
 	while ((de = readdir(d)) != NULL)
 		if (de->d_name[0] != '.')
-			plug(sw, de->d_name);
+			plug(ctl, de->d_name);
 	closedir(d);
 }
 
-void vsw_ctl_watch_init(struct vsw_switch *sw)
+void vsw_ctl_watch_init(struct vsw_ctl *ctl)
 {
-	w.dir = sw->cfg.sw.socket_watch_dir;
+	w.dir = ctl->cfg.sw.socket_watch_dir;
 	if (w.dir[0] == '\0')
 		return;
 	if (mkdir(w.dir, 0755) < 0 && errno != EEXIST)
@@ -249,15 +249,15 @@ void vsw_ctl_watch_init(struct vsw_switch *sw)
 		return;
 	}
 	VSW_LOG(INFO, "watch: plugging the sockets of %s", w.dir);
-	pthread_mutex_lock(&sw->ctl_lock);
-	scan(sw);
-	pthread_mutex_unlock(&sw->ctl_lock);
+	pthread_mutex_lock(&ctl->ctl_lock);
+	scan(ctl);
+	pthread_mutex_unlock(&ctl->ctl_lock);
 }
 
-static void on_event(struct vsw_switch *sw, const struct inotify_event *ev)
+static void on_event(struct vsw_ctl *ctl, const struct inotify_event *ev)
 {
 	if (ev->mask & IN_Q_OVERFLOW) {
-		scan(sw); /* events lost: look at the directory itself */
+		scan(ctl); /* events lost: look at the directory itself */
 	} else if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
 		VSW_LOG(ERR, "watch: %s removed or moved: watching stops",
 			w.dir);
@@ -265,24 +265,24 @@ static void on_event(struct vsw_switch *sw, const struct inotify_event *ev)
 		w.fd = -1;
 	} else if (ev->len > 0 && ev->name[0] != '.') {
 		if (ev->mask & (IN_CREATE | IN_MOVED_TO))
-			plug(sw, ev->name);
+			plug(ctl, ev->name);
 		else if (ev->mask & (IN_DELETE | IN_MOVED_FROM))
-			unplug(sw, ev->name);
+			unplug(ctl, ev->name);
 	}
 }
 
-void vsw_ctl_watch_poll(struct vsw_switch *sw)
+void vsw_ctl_watch_poll(struct vsw_ctl *ctl)
 {
 	char buf[4096]
 		__attribute__((aligned(__alignof__(struct inotify_event))));
 	ssize_t n;
 
-	while (w.fd >= 0 && !sw->stopping &&
+	while (w.fd >= 0 && !ctl->stopping &&
 	       (n = read(w.fd, buf, sizeof(buf))) > 0) {
 		for (char *p = buf; w.fd >= 0 && p < buf + n;) {
 			const struct inotify_event *ev = (const void *)p;
 
-			on_event(sw, ev);
+			on_event(ctl, ev);
 			p += sizeof(*ev) + ev->len;
 		}
 	}

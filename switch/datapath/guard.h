@@ -17,7 +17,7 @@
 #include "worker.h"
 
 /* Is the source MAC of @key one the port may use? (allowed-macs set) */
-static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
+static bool src_allowed(const struct vsw_table_port *pp, uint64_t key)
 {
 	uint64_t mac = key & VSW_FDB_MAC_MASK;
 
@@ -31,7 +31,7 @@ static bool src_allowed(const struct vsw_dp_port *pp, uint64_t key)
  * src_allowed, remembering in *@ok the last source that passed: a burst
  * mostly comes from one MAC, which is then looked for once.
  */
-static inline bool src_ok(const struct vsw_dp_port *pp, uint64_t key,
+static inline bool src_ok(const struct vsw_table_port *pp, uint64_t key,
 			  uint64_t *ok)
 {
 	if (key == *ok)
@@ -54,10 +54,9 @@ struct guard_cache {
  * drop @m (source key @src), or VSW_DROP_MAX.  Out of line: the loop of a
  * port without them stays as it was.
  */
-static __rte_noinline enum vsw_drop_reason guard(const struct vsw_dp_port *ip,
-						 const struct rte_mbuf *m,
-						 uint64_t src,
-						 struct guard_cache *gc)
+static __rte_noinline enum vsw_drop_reason
+guard(const struct vsw_table_port *ip, const struct rte_mbuf *m, uint64_t src,
+      struct guard_cache *gc)
 {
 	if (ip->n_allowed && !src_ok(ip, src, &gc->src))
 		return VSW_DROP_SRC_NOT_ALLOWED;
@@ -77,14 +76,14 @@ _Static_assert(VSW_FRAME_UNICAST == 0 && VSW_FRAME_BROADCAST == 1 &&
  * (over its limit), or VSW_DROP_MAX.
  */
 static inline enum vsw_drop_reason storm_over(struct vsw_worker *w,
-					      const struct vsw_dp_port *ip,
+					      const struct vsw_table_port *ip,
 					      uint16_t in, uint8_t cls,
 					      uint64_t now)
 {
 	static const enum vsw_drop_reason why[3] = {VSW_DROP_STORM_UNKNOWN,
 						    VSW_DROP_STORM_BROADCAST,
 						    VSW_DROP_STORM_MULTICAST};
-	const struct vsw_dp_storm *s = &ip->storm_cls[cls];
+	const struct vsw_table_storm *s = &ip->storm_cls[cls];
 
 	if (s->cost == 0 || vsw_storm_take(&w->storm[in][cls], s, now))
 		return VSW_DROP_MAX;

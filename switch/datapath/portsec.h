@@ -7,7 +7,7 @@
  * live in worker.c and the FDB.)  Plain C on a byte pointer and a length,
  * no DPDK, so tests/unit/test_datapath.c checks every rule and the frame
  * fuzzer runs it; only ports with a key set pay anything (one flag in
- * struct vsw_dp_port each).
+ * struct vsw_table_port each).
  *
  * allowed-ips, on a frame after up to two VLAN tags (0x8100, 0x88a8):
  *   IPv4   source in the list; or 0.0.0.0 from UDP port 68 to 67 (a DHCP
@@ -50,22 +50,22 @@
 #define VSW_STORM_MIN_BURST 32
 
 /* An allowed-ips IPv6 entry as the worker matches it. */
-struct vsw_dp_ip6 {
+struct vsw_table_ip6 {
 	uint64_t addr[2], mask[2]; /* the 16 bytes in memory order */
 };
 
-/* A port's allowed-ips (struct vsw_dp_port sec), built by control. */
+/* A port's allowed-ips (struct vsw_table_port sec), built by control. */
 struct vsw_portsec {
 	bool macs_pinned; /* allowed-macs set: ARP and ND name the source */
 	uint8_t n_ip6;
 	/* IPv4 entries, network order, addr masked; every slot is compared
 	 * (no branch, vectorised): an unused one has mask 0, addr ~0 */
 	uint32_t ip4_addr[VSW_MAX_ALLOWED_IPS], ip4_mask[VSW_MAX_ALLOWED_IPS];
-	struct vsw_dp_ip6 ip6[VSW_MAX_ALLOWED_IPS];
+	struct vsw_table_ip6 ip6[VSW_MAX_ALLOWED_IPS];
 };
 
 /* Storm control of one class of frames a port sends. */
-struct vsw_dp_storm {
+struct vsw_table_storm {
 	uint64_t cost;	/* TSC cycles of credit one frame takes; 0 = off */
 	uint64_t depth; /* most credit the bucket holds */
 };
@@ -76,10 +76,10 @@ struct vsw_storm_bucket {
 };
 
 /* Cost and depth of a bucket for @pps shared by @share workers. */
-static inline struct vsw_dp_storm
+static inline struct vsw_table_storm
 vsw_storm_params(uint32_t pps, unsigned int share, uint64_t hz)
 {
-	struct vsw_dp_storm s = {0, 0};
+	struct vsw_table_storm s = {0, 0};
 	uint64_t per;
 
 	if (pps == 0)
@@ -96,7 +96,7 @@ vsw_storm_params(uint32_t pps, unsigned int share, uint64_t hz)
 
 /* May one more frame pass at TSC @now?  Takes its credit if so. */
 static inline bool vsw_storm_take(struct vsw_storm_bucket *b,
-				  const struct vsw_dp_storm *s, uint64_t now)
+				  const struct vsw_table_storm *s, uint64_t now)
 {
 	uint64_t el = 0, c = b->credit;
 
@@ -137,7 +137,7 @@ static inline void vsw_portsec_fill_ips(struct vsw_portsec *pp,
 			pp->ip4_addr[n4] &= pp->ip4_mask[n4];
 			n4++;
 		} else {
-			struct vsw_dp_ip6 *a = &pp->ip6[pp->n_ip6++];
+			struct vsw_table_ip6 *a = &pp->ip6[pp->n_ip6++];
 
 			memcpy(a->addr, ip->addr, 16);
 			memcpy(a->mask, mask, 16);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The datapath table: what control publishes and workers read through
- * one RCU pointer (struct vsw_switch dp): the ports by id, the flood
+ * one RCU pointer (struct vsw_rt table): the ports by id, the flood
  * list, each worker's rx queues, the worker parameters and the ports of
  * every VLAN.  Immutable
  * once published; built by control/table.c.
@@ -14,7 +14,7 @@
  * reordered).  That next iteration may start after the report that ended
  * a grace period, so control waits TWO grace periods after publishing
  * before it frees the old table, destroys a port the new table no longer
- * holds, or hands a parked rx queue to its new worker (vsw_dp_build).
+ * holds, or hands a parked rx queue to its new worker (vsw_table_publish).
  */
 #ifndef VSW_TABLE_H
 #define VSW_TABLE_H
@@ -49,7 +49,7 @@ struct vsw_params {
 #define VSW_RXQ_PARKED (-2)	/* polled by nobody (mid-move) */
 
 /* Per-port settings the workers apply, copied from the port's config. */
-struct vsw_dp_port {
+struct vsw_table_port {
 	uint32_t max_frame; /* mtu + 18: longest frame taken in or sent out */
 	bool tx_chains;	    /* the port sends multi-segment mbufs */
 	uint8_t n_allowed;  /* allowed source MACs; 0 = any */
@@ -62,7 +62,7 @@ struct vsw_dp_port {
 	uint16_t vid0;	    /* VLAN of untagged and priority-tagged frames */
 	uint16_t untag_vid; /* VLAN sent untagged; VSW_NO_VID: none */
 	/* by frame class: [0] unknown unicast, [1] broadcast, [2] multicast */
-	struct vsw_dp_storm storm_cls[3];
+	struct vsw_table_storm storm_cls[3];
 	struct vsw_portsec sec; /* allowed-ips */
 };
 
@@ -70,12 +70,12 @@ struct vsw_dp_port {
 #define VSW_N_VIDS 4096
 
 /* The datapath table: immutable once published. */
-struct vsw_dp {
+struct vsw_table {
 	struct vsw_params par;
 	/* frames up to this length fit every port: no per-output check */
 	uint32_t fast_len;
 	struct vsw_port *ports[VSW_MAX_PORTS]; /* by id, NULL = free id */
-	struct vsw_dp_port pp[VSW_MAX_PORTS];
+	struct vsw_table_port pp[VSW_MAX_PORTS];
 	uint16_t n_flood;
 	uint16_t flood[VSW_MAX_PORTS]; /* every port id, in id order */
 	/* some port has a VLAN setting: frames take the VLAN path */

@@ -72,11 +72,11 @@ static inline bool vsw_vlan_outer_tpid(uint16_t t)
  * @f) received on port @in: returns -1 and sets *@vid, with @f's keys
  * moved to that VLAN, or the drop reason.
  */
-static inline int vsw_vlan_in(const struct vsw_dp *dp, uint16_t in,
+static inline int vsw_vlan_in(const struct vsw_table *dp, uint16_t in,
 			      const uint8_t *d, uint32_t len,
 			      struct vsw_frame *f, uint16_t *vid)
 {
-	const struct vsw_dp_port *pp = &dp->pp[in];
+	const struct vsw_table_port *pp = &dp->pp[in];
 	uint16_t v = f->vlan; /* frame.h: the 0x8100 tag's VID, else 0 */
 
 	if (unlikely(pp->access)) {
@@ -149,9 +149,9 @@ static inline bool vsw_vlan_apply(struct rte_mbuf *m, enum vsw_vlan_act a,
  * The up ports a frame of VLAN @v from @in is flooded to, those that
  * send @v untagged first (*@n_untag of them).  Returns how many.
  */
-static inline int16_t vsw_vlan_flood_set(const struct vsw_dp *dp, uint16_t in,
-					 uint16_t v, uint16_t *outs,
-					 int16_t *n_untag)
+static inline int16_t vsw_vlan_flood_set(const struct vsw_table *dp,
+					 uint16_t in, uint16_t v,
+					 uint16_t *outs, int16_t *n_untag)
 {
 	uint64_t mask = dp->vlan_ports[v] & ~(1ull << in), m;
 	int16_t k = 0;
@@ -177,11 +177,11 @@ static inline int16_t vsw_vlan_flood_set(const struct vsw_dp *dp, uint16_t in,
  * which VLAN it sends untagged, its bit in every VLAN it carries, and
  * `vlans` when it has any setting (not a trunk of every VLAN).
  */
-static inline void vsw_vlan_fill_port(struct vsw_dp *dp, uint16_t id,
+static inline void vsw_vlan_fill_port(struct vsw_table *dp, uint16_t id,
 				      const struct vsw_port_conf *c)
 {
 	enum vsw_vlan_mode m = vsw_config_vlan_mode(c);
-	struct vsw_dp_port *pp = &dp->pp[id];
+	struct vsw_table_port *pp = &dp->pp[id];
 
 	if (m != VSW_VLAN_TRUNK || c->trunks_set)
 		dp->vlans = true;

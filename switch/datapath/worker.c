@@ -46,7 +46,7 @@
 #include "frame.h"
 #include "vlan.h"
 #include "guard.h"
-#include "vsw.h"
+#include "common/log.h"
 
 #define DROPPED 0xff
 #define PREFETCH_AHEAD 4
@@ -72,7 +72,7 @@ static void cut(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
  * head of what is left is dropped as too_big and the rest is tried again.
  * Otherwise a short send is a full ring, retried tx-retries times.
  */
-static uint16_t send_batch(struct vsw_worker *w, const struct vsw_dp *dp,
+static uint16_t send_batch(struct vsw_worker *w, const struct vsw_table *dp,
 			   struct vsw_port *p, struct rte_mbuf **pkts,
 			   uint16_t *n, struct vsw_port_ctrs *c,
 			   uint64_t *bytes)
@@ -100,7 +100,7 @@ static uint16_t send_batch(struct vsw_worker *w, const struct vsw_dp *dp,
 }
 
 /* Hand a port's buffered packets to it; what it refuses is dropped. */
-static void flush_port(struct vsw_worker *w, const struct vsw_dp *dp,
+static void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 		       uint16_t id)
 {
 	struct vsw_txbuf *b = &w->txb[id];
@@ -136,14 +136,14 @@ static void flush_port(struct vsw_worker *w, const struct vsw_dp *dp,
 }
 
 /* A copy @out cannot take whole: longer than its frames, or chained. */
-static inline bool too_big_for(const struct vsw_dp *dp, uint16_t out,
+static inline bool too_big_for(const struct vsw_table *dp, uint16_t out,
 			       const struct rte_mbuf *m)
 {
 	return m->pkt_len > dp->pp[out].max_frame ||
 	       (m->nb_segs > 1 && !dp->pp[out].tx_chains);
 }
 
-static inline void append(struct vsw_worker *w, const struct vsw_dp *dp,
+static inline void append(struct vsw_worker *w, const struct vsw_table *dp,
 			  uint16_t out, struct rte_mbuf *m, uint64_t now)
 {
 	struct vsw_txbuf *b = &w->txb[out];
@@ -169,7 +169,7 @@ struct flood_set {
 	uint16_t outs[VSW_MAX_PORTS];
 };
 
-static void flood_set_fill(struct flood_set *fs, const struct vsw_dp *dp,
+static void flood_set_fill(struct flood_set *fs, const struct vsw_table *dp,
 			   uint16_t in)
 {
 	fs->k = 0;
@@ -186,7 +186,7 @@ static void flood_set_fill(struct flood_set *fs, const struct vsw_dp *dp,
  * tail must outlive every copy, not just the first one freed); the set is
  * computed once per burst.
  */
-static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
+static void flood(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 		  struct rte_mbuf *m, uint64_t now, struct flood_set *fs)
 {
 	if (fs->k < 0)
@@ -207,7 +207,7 @@ static void flood(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
  * Give @m (one reference) to the @k ports @outs, as action @a makes it
  * (vlan.h); a frame that cannot be tagged is dropped for each of them.
  */
-static inline void vlan_give(struct vsw_worker *w, const struct vsw_dp *dp,
+static inline void vlan_give(struct vsw_worker *w, const struct vsw_table *dp,
 			     const uint16_t *outs, int16_t k,
 			     struct rte_mbuf *m, enum vsw_vlan_act a,
 			     uint16_t v, uint64_t now)
@@ -229,7 +229,7 @@ static inline void vlan_give(struct vsw_worker *w, const struct vsw_dp *dp,
  * untagged and those that send it tagged get one frame each (a copy when
  * both are there).
  */
-static void flood_vlan(struct vsw_worker *w, const struct vsw_dp *dp,
+static void flood_vlan(struct vsw_worker *w, const struct vsw_table *dp,
 		       uint16_t in, struct rte_mbuf *m, uint16_t v,
 		       uint64_t now, struct flood_set *fs)
 {
@@ -273,12 +273,12 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_dp *dp,
  * without them runs the plain path with no VLAN test at all.
  */
 static inline __attribute__((always_inline)) void
-forward_burst_t(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
+forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 		struct rte_mbuf **pkts, uint16_t n, uint32_t now_s,
 		uint64_t now, const bool vlans)
 {
 	struct vsw_port_ctrs *ic = &w->ctrs[in];
-	const struct vsw_dp_port *ip = &dp->pp[in];
+	const struct vsw_table_port *ip = &dp->pp[in];
 	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX], srcs[VSW_BURST_MAX];
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
 	uint16_t vid[VSW_BURST_MAX]; /* with VLANs: each frame's VLAN */
@@ -392,15 +392,15 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
 }
 
 static __attribute__((noinline)) void
-forward_burst_vlans(struct vsw_worker *w, const struct vsw_dp *dp, uint16_t in,
-		    struct rte_mbuf **pkts, uint16_t n, uint32_t now_s,
-		    uint64_t now)
+forward_burst_vlans(struct vsw_worker *w, const struct vsw_table *dp,
+		    uint16_t in, struct rte_mbuf **pkts, uint16_t n,
+		    uint32_t now_s, uint64_t now)
 {
 	forward_burst_t(w, dp, in, pkts, n, now_s, now, true);
 }
 
 /* Flush every buffer (@all) or those whose oldest packet is due. */
-static void flush_due(struct vsw_worker *w, const struct vsw_dp *dp,
+static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 		      uint64_t now, bool all)
 {
 	uint64_t d = w->dirty;
@@ -415,7 +415,7 @@ static void flush_due(struct vsw_worker *w, const struct vsw_dp *dp,
 }
 
 /* One pass over the worker's rx queues; returns packets received. */
-static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
+static uint32_t poll_once(struct vsw_worker *w, const struct vsw_table *dp,
 			  uint32_t now_s)
 {
 	struct rte_mbuf *pkts[VSW_BURST_MAX];
@@ -449,23 +449,24 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_dp *dp,
 
 /*
  * poll_once and flush_due for the unit test (tests/unit/test_datapath.c),
- * which gives the worker its FDB here; vsw_worker_main gives it vsw.fdb.
+ * which gives the worker its FDB here; vsw_worker_main gives it the
+ * runtime's (w->rt->fdb).
  */
-uint32_t vsw_worker_poll(struct vsw_worker *w, const struct vsw_dp *dp,
+uint32_t vsw_worker_poll(struct vsw_worker *w, const struct vsw_table *dp,
 			 struct vsw_fdb *fdb, uint32_t now_s)
 {
 	w->fdb = fdb;
 	return poll_once(w, dp, now_s);
 }
 
-void vsw_worker_flush(struct vsw_worker *w, const struct vsw_dp *dp,
+void vsw_worker_flush(struct vsw_worker *w, const struct vsw_table *dp,
 		      uint64_t now, bool all)
 {
 	flush_due(w, dp, now, all);
 }
 
 /* Arm notifications on every owned queue; returns fds to wait on. */
-static int arm_queues(const struct vsw_dp *dp, const struct vsw_worker *w,
+static int arm_queues(const struct vsw_table *dp, const struct vsw_worker *w,
 		      struct pollfd *fds, bool on)
 {
 	int nfds = 0;
@@ -487,7 +488,7 @@ static int arm_queues(const struct vsw_dp *dp, const struct vsw_worker *w,
 }
 
 /* Read the kicks that woke us so they do not wake the next sleep. */
-static void drain_queues(const struct vsw_dp *dp, struct vsw_worker *w)
+static void drain_queues(const struct vsw_table *dp, struct vsw_worker *w)
 {
 	for (uint16_t i = 0; i < dp->wk[w->idx].n; i++) {
 		const struct vsw_rxq_ref *r = &dp->wk[w->idx].rxq[i];
@@ -503,7 +504,7 @@ static void drain_queues(const struct vsw_dp *dp, struct vsw_worker *w)
  * Adaptive idle: arm, poll once more (a packet may have slipped in before
  * arming), then sleep offline.  Returns after waking, online again.
  */
-static void idle_sleep(struct vsw_worker *w, const struct vsw_dp *dp)
+static void idle_sleep(struct vsw_worker *w, const struct vsw_table *dp)
 {
 	struct pollfd fds[MAX_SLEEP_FDS];
 	struct timespec ts;
@@ -511,23 +512,23 @@ static void idle_sleep(struct vsw_worker *w, const struct vsw_dp *dp)
 	int nfds, rc;
 
 	nfds = arm_queues(dp, w, fds, true);
-	if (poll_once(w, dp, vsw.now_s) > 0) {
+	if (poll_once(w, dp, w->rt->now_s) > 0) {
 		arm_queues(dp, w, fds, false);
 		w->last_rx_tsc = rte_rdtsc();
 		return;
 	}
 	ts.tv_sec = dp->par.max_sleep_us / 1000000;
 	ts.tv_nsec = (long)(dp->par.max_sleep_us % 1000000) * 1000;
-	rte_rcu_qsbr_thread_offline(vsw.qs, w->lcore);
+	rte_rcu_qsbr_thread_offline(w->rt->qs, w->lcore);
 	t0 = rte_rdtsc();
 	rc = ppoll(fds, (nfds_t)nfds, &ts, NULL);
 	w->sleep_us += (rte_rdtsc() - t0) * 1000000 / rte_get_tsc_hz();
 	w->sleeps++;
 	if (rc > 0)
 		w->wakeups_rx++;
-	rte_rcu_qsbr_thread_online(vsw.qs, w->lcore);
+	rte_rcu_qsbr_thread_online(w->rt->qs, w->lcore);
 	/* Back online: the old table may be gone; reload it. */
-	dp = __atomic_load_n(&vsw.dp, __ATOMIC_ACQUIRE);
+	dp = __atomic_load_n(&w->rt->table, __ATOMIC_ACQUIRE);
 	w->last_dp = NULL; /* nothing was buffered: we slept with dirty == 0 */
 	drain_queues(dp, w);
 	arm_queues(dp, w, fds, false);
@@ -545,15 +546,15 @@ int vsw_worker_main(void *arg)
 	struct vsw_worker *w = arg;
 	uint64_t t0, t1;
 
-	w->fdb = vsw.fdb;
-	rte_rcu_qsbr_thread_register(vsw.qs, w->lcore);
-	rte_rcu_qsbr_thread_online(vsw.qs, w->lcore);
+	w->fdb = w->rt->fdb;
+	rte_rcu_qsbr_thread_register(w->rt->qs, w->lcore);
+	rte_rcu_qsbr_thread_online(w->rt->qs, w->lcore);
 	VSW_LOG(INFO, "worker %u running on lcore %u", w->idx, w->lcore);
 	t0 = rte_rdtsc();
 	w->last_rx_tsc = t0;
-	while (!__atomic_load_n(&vsw.quit, __ATOMIC_RELAXED)) {
-		const struct vsw_dp *dp =
-			__atomic_load_n(&vsw.dp, __ATOMIC_ACQUIRE);
+	while (!__atomic_load_n(&w->rt->quit, __ATOMIC_RELAXED)) {
+		const struct vsw_table *dp =
+			__atomic_load_n(&w->rt->table, __ATOMIC_ACQUIRE);
 		uint32_t n;
 
 		if (dp != w->last_dp && w->last_dp != NULL) {
@@ -565,7 +566,7 @@ int vsw_worker_main(void *arg)
 				arm_queues(dp, w, NULL, false);
 		}
 		w->last_dp = dp;
-		n = poll_once(w, dp, vsw.now_s);
+		n = poll_once(w, dp, w->rt->now_s);
 		t1 = rte_rdtsc();
 		if (n > 0) {
 			w->busy_cycles += t1 - t0;
@@ -579,11 +580,11 @@ int vsw_worker_main(void *arg)
 		/* test hook (VSW_TEST_QS_DELAY_US): stall before and after the
 		 * report, so tables change mid-iteration and the old one is
 		 * freed before the next; a late use of it would show */
-		if (unlikely(vsw.test_qs_delay_us != 0))
-			rte_delay_us_sleep(vsw.test_qs_delay_us);
-		rte_rcu_qsbr_quiescent(vsw.qs, w->lcore);
-		if (unlikely(vsw.test_qs_delay_us != 0))
-			rte_delay_us_sleep(vsw.test_qs_delay_us);
+		if (unlikely(w->rt->test_qs_delay_us != 0))
+			rte_delay_us_sleep(w->rt->test_qs_delay_us);
+		rte_rcu_qsbr_quiescent(w->rt->qs, w->lcore);
+		if (unlikely(w->rt->test_qs_delay_us != 0))
+			rte_delay_us_sleep(w->rt->test_qs_delay_us);
 		if (dp->par.poll_mode == VSW_POLL_ADAPTIVE && w->dirty == 0 &&
 		    t1 - w->last_rx_tsc > dp->par.idle_tsc) {
 			idle_sleep(w, dp);
@@ -592,7 +593,7 @@ int vsw_worker_main(void *arg)
 	}
 	if (w->last_dp != NULL)
 		flush_due(w, w->last_dp, rte_rdtsc(), true);
-	rte_rcu_qsbr_thread_offline(vsw.qs, w->lcore);
-	rte_rcu_qsbr_thread_unregister(vsw.qs, w->lcore);
+	rte_rcu_qsbr_thread_offline(w->rt->qs, w->lcore);
+	rte_rcu_qsbr_thread_unregister(w->rt->qs, w->lcore);
 	return 0;
 }

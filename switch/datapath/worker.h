@@ -12,6 +12,7 @@
 
 #include <rte_common.h>
 #include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
 
 #include "fdb.h"
 #include "portsec.h"
@@ -32,9 +33,33 @@ struct vsw_rxq_ctrs {
 	uint64_t kicks;	 /* guest kicks drained after an adaptive sleep */
 };
 
+struct vsw_worker;
+
+/*
+ * The workers' runtime: what every worker reads, set up by the switch's
+ * life cycle (switch/switch.c) and handed to each worker (w->rt); control
+ * publishes tables and advances the clock through it.  Nothing here is
+ * control's state.
+ */
+struct vsw_rt {
+	struct rte_rcu_qsbr *qs; /* workers report a quiescent state per loop */
+	/* RCU (the table rule in table.h): writer control, readers workers */
+	struct vsw_table *table;
+	struct vsw_fdb *fdb;	/* learned into and looked up by workers */
+	struct rte_mempool *mp; /* the switch's mbufs */
+	uint32_t now_s;		/* writer: control loop; readers: workers */
+	bool quit;		/* writer: signal, shutdown; readers: all */
+	/* test hook (VSW_TEST_QS_DELAY_US): workers sleep this long around
+	 * each quiescent report */
+	unsigned int test_qs_delay_us;
+	unsigned int n_workers;
+	struct vsw_worker *workers[VSW_MAX_WORKERS];
+};
+
 struct vsw_worker {
 	unsigned int lcore;
 	unsigned int idx;
+	struct vsw_rt *rt; /* the runtime it runs in (set before launch) */
 	/* Written by this worker only; read (summed) by telemetry. */
 	uint64_t iterations;
 	uint64_t busy_cycles; /* TSC in iterations that moved packets */
@@ -49,7 +74,7 @@ struct vsw_worker {
 	/* Private to the worker. */
 	struct vsw_fdb *fdb; /* the FDB it learns into and looks up */
 	uint64_t dirty;	     /* bit per port id with a non-empty txbuf */
-	const struct vsw_dp *last_dp;
+	const struct vsw_table *last_dp;
 	uint64_t last_rx_tsc; /* adaptive: last time a packet came in */
 	struct vsw_txbuf txb[VSW_MAX_PORTS];
 	/* storm control: this worker's share of each port's limits */
@@ -65,10 +90,10 @@ int vsw_worker_main(void *arg);
  * flush policy (every buffer when flush_tsc is 0).  Returns the packets
  * received.
  */
-uint32_t vsw_worker_poll(struct vsw_worker *w, const struct vsw_dp *dp,
+uint32_t vsw_worker_poll(struct vsw_worker *w, const struct vsw_table *dp,
 			 struct vsw_fdb *fdb, uint32_t now_s);
 /* Flush @w's buffers through @dp: all, or those due at TSC @now. */
-void vsw_worker_flush(struct vsw_worker *w, const struct vsw_dp *dp,
+void vsw_worker_flush(struct vsw_worker *w, const struct vsw_table *dp,
 		      uint64_t now, bool all);
 
 #endif /* VSW_WORKER_H */

@@ -145,7 +145,7 @@ static void check_portsec(const uint8_t *d, uint32_t len)
 
 #define VP 5
 
-static struct vsw_dp vdp;
+static struct vsw_table vdp;
 
 static void vlan_table_init(void)
 {

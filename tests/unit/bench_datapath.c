@@ -23,10 +23,7 @@
 #include "fake_pool.h"
 #include "fake_port.h"
 #include "datapath/vlan.h"
-#include "vsw.h"
-
-struct vsw_switch vsw;
-int vsw_logtype;
+#include "datapath/worker.h"
 
 #define BURST 32
 
@@ -37,7 +34,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void vlan_keys(struct vsw_dp *dp, const char *mode)
+static void vlan_keys(struct vsw_table *dp, const char *mode)
 {
 	static const char *const kv[][3] = {
 		{"access", "tag=10", "tag=10"},
@@ -66,7 +63,8 @@ int main(int argc, char **argv)
 	struct fake_pool *pool =
 		fake_pool_create(4096, RTE_PKTMBUF_HEADROOM + 2048);
 	struct vsw_fdb *fdb = vsw_fdb_create(&fp);
-	struct vsw_dp *dp = aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*dp), 64));
+	struct vsw_table *dp =
+		aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*dp), 64));
 	struct vsw_worker *w =
 		aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*w), 64));
 	uint64_t *t = calloc(iters, sizeof(*t));
