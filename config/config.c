@@ -1338,23 +1338,62 @@ int vsw_config_load_state(const char *path, struct vsw_config *cfg, char *err,
 
 /* ---- validation ---- */
 
+/* The length of an ethdev's device name: its devargs up to the first
+ * comma (a PCI address, net_memif0, net_af_packet1...). */
+static size_t devname_len(const char *devargs)
+{
+	return strcspn(devargs, ",");
+}
+
+enum vsw_clash vsw_config_port_clash(const struct vsw_port_conf *ports,
+				     unsigned int n,
+				     const struct vsw_port_conf *pc,
+				     unsigned int *with)
+{
+	for (unsigned int j = 0; j < n; j++) {
+		const struct vsw_port_conf *o = &ports[j];
+
+		*with = j;
+		if (strcmp(pc->name, o->name) == 0)
+			return VSW_CLASH_NAME;
+		if (pc->type == VSW_PORT_VHOST && o->type == VSW_PORT_VHOST &&
+		    strcmp(pc->path, o->path) == 0)
+			return VSW_CLASH_PATH;
+		/* the same ethdev twice would be configured under the first */
+		if (pc->type == VSW_PORT_ETHDEV && o->type == VSW_PORT_ETHDEV &&
+		    devname_len(pc->devargs) == devname_len(o->devargs) &&
+		    strncmp(pc->devargs, o->devargs,
+			    devname_len(pc->devargs)) == 0)
+			return VSW_CLASH_DEVICE;
+	}
+	return VSW_CLASH_NONE;
+}
+
 static int check_unique(const struct pctx *c, const struct vsw_config *cfg,
 			unsigned int i)
 {
-	const struct vsw_port_conf *pc = &cfg->ports[i], *o;
-	unsigned int j;
+	const struct vsw_port_conf *pc = &cfg->ports[i];
+	unsigned int j = 0;
+	char dev[VSW_DEVARGS_MAX];
 
-	for (j = 0; j < i; j++) {
-		o = &cfg->ports[j];
-		if (strcmp(pc->name, o->name) == 0)
-			return bad_section(c, "duplicate port name",
-					   "each port name once");
-		if (pc->type == VSW_PORT_VHOST && o->type == VSW_PORT_VHOST &&
-		    strcmp(pc->path, o->path) == 0)
-			return bad_value(c, "path", pc->path,
-					 "a socket path no other port uses "
-					 "(port %s uses it)",
-					 o->name);
+	switch (vsw_config_port_clash(cfg->ports, i, pc, &j)) {
+	case VSW_CLASH_NAME:
+		return bad_section(c, "duplicate port name",
+				   "each port name once");
+	case VSW_CLASH_PATH:
+		return bad_value(c, "path", pc->path,
+				 "a socket path no other port uses "
+				 "(port %s uses it)",
+				 cfg->ports[j].name);
+	case VSW_CLASH_DEVICE:
+		snprintf(dev, sizeof(dev), "%.*s",
+			 (int)devname_len(pc->devargs), pc->devargs);
+		return bad_value(c, "devargs", pc->devargs,
+				 "a device no other port uses (port %s is "
+				 "%s)",
+				 cfg->ports[j].name, dev);
+	case VSW_CLASH_NONE:
+		break;
 	}
 	return 0;
 }

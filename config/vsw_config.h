@@ -214,7 +214,24 @@ void vsw_config_state_path(const struct vsw_switch_conf *sw, char *buf,
 			   size_t len);
 
 /*
- * Check cross-section rules (unique names and socket paths, [fdb] entries
+ * The rule that keeps ports apart, for a config file, the state file and a
+ * run-time port-add alike: @pc may not take a name, a vhost-user socket
+ * path or an ethdev device (its devargs up to the first comma) that one of
+ * @ports[0..n) has.  What clashes, and with which (*@with).
+ */
+enum vsw_clash {
+	VSW_CLASH_NONE,
+	VSW_CLASH_NAME,
+	VSW_CLASH_PATH,
+	VSW_CLASH_DEVICE,
+};
+enum vsw_clash vsw_config_port_clash(const struct vsw_port_conf *ports,
+				     unsigned int n,
+				     const struct vsw_port_conf *pc,
+				     unsigned int *with);
+
+/*
+ * Check cross-section rules (unique names, socket paths and devices, [fdb] entries
  * naming ports, pinning to lcores that exist: @lcore_ok(lcore, arg) says whether a worker lcore is
  * usable; NULL skips that check).  Returns 0 or -EINVAL with @err set.
  */

@@ -152,7 +152,7 @@ static int load_config(struct app_opts *o, struct vsw_config *cfg)
 	else
 		rc = vsw_config_load(o->config, cfg, err, sizeof(err));
 	if (rc == 0)
-		rc = vsw_state_startup(
+		rc = vsw_statefile_startup(
 			cfg, o->reset_state, o->check || o->print_config,
 			o->state_note, sizeof(o->state_note), err, sizeof(err));
 	if (rc < 0)

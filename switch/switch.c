@@ -25,7 +25,9 @@
 #include "switch.h"
 
 static struct vsw_switch the_switch = {
-	.ctl = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1},
+	.ctl = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER,
+		.wake_fd = -1,
+		.watch = {.fd = -1}},
 };
 
 struct vsw_switch *vsw_switch_get(void)
@@ -163,10 +165,10 @@ int vsw_switch_create(struct vsw_switch *sw, const char *state_note)
 	int rc;
 
 	ctl->rt = &sw->rt;
-	rc = vsw_config_check_mbufs(
-		&ctl->cfg,
-		workers < VSW_MAX_WORKERS ? workers : VSW_MAX_WORKERS, err,
-		sizeof(err));
+	rc = vsw_config_check_mbufs(&ctl->cfg,
+				    workers < VSW_MAX_WORKERS ? workers
+							      : VSW_MAX_WORKERS,
+				    err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "vsw: %s\n", err);
 		return rc;
@@ -180,7 +182,8 @@ int vsw_switch_create(struct vsw_switch *sw, const char *state_note)
 			"vsw: the ports came from the state file (%s); "
 			"--reset-state starts from the config file alone\n",
 			state_note);
-	if (rc == 0 && (rc = vsw_state_init(ctl, err, sizeof(err))) < 0)
+	if (rc == 0 && ((rc = vsw_statefile_init(ctl, err, sizeof(err))) < 0 ||
+			(rc = vsw_ctl_fdb_init(ctl, err, sizeof(err))) < 0))
 		fprintf(stderr, "vsw: %s\n", err);
 	if (rc == 0 && state_note[0] != '\0')
 		VSW_LOG(INFO, "%s", state_note);

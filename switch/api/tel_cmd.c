@@ -140,25 +140,19 @@ static int cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 static int cmd_fdb_flush(const char *cmd, const char *params,
 			 struct rte_tel_data *d)
 {
+	char err[VSW_ERR_MAX];
+	unsigned int n = 0;
 	struct vsw_ctl *ctl;
-	uint16_t port = VSW_FDB_PORT_NONE;
 	struct vsw_args a;
-	unsigned int n;
+	int rc;
 
 	if ((ctl = vsw_tel_begin(d, cmd, params, &a, true)) == NULL)
 		return 0;
-	if (a.has_name) {
-		struct vsw_port *p = vsw_ctl_port_by_name(ctl, a.name);
-
-		if (p == NULL) {
-			vsw_tel_end(ctl);
-			return vsw_tel_reply_error(d, "unknown port '%s'",
-						   a.name);
-		}
-		port = p->id;
-	}
-	n = vsw_fdb_flush(ctl->rt->fdb, port, false);
+	rc = vsw_ctl_fdb_flush(ctl, a.has_name ? a.name : NULL, &n, err,
+			       sizeof(err));
 	vsw_tel_end(ctl);
+	if (rc < 0)
+		return vsw_tel_reply_error(d, "%s", err);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "ok", 1);
 	rte_tel_data_add_dict_u64(d, "flushed", n);

@@ -402,8 +402,8 @@ static int cmd_config(const char *cmd, const char *params,
 
 	if ((ctl = vsw_tel_begin(d, cmd, params, &a, false)) == NULL)
 		return 0;
-	text = vsw_state_text(ctl, &len, err, sizeof(err));
-	gen = vsw_state_generation(ctl);
+	text = vsw_statefile_text(ctl, &len, err, sizeof(err));
+	gen = vsw_statefile_generation(ctl);
 	vsw_tel_end(ctl);
 	if (text == NULL)
 		return vsw_tel_reply_error(d, "%s", err);

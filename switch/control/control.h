@@ -4,10 +4,12 @@
  * ctl_lock held (a telemetry thread or the control loop) and changes the
  * switch only by editing control state in struct vsw_ctl and
  * publishing a new datapath table (vsw_table_publish).  None writes worker
- * state.  Files: table.c (build, publish, grace periods), ports.c (port
- * add/del/set, queue upkeep), rebalance.c (rx queue placement),
- * counters.c (counter sums and clear), loop.c (the control loop, `set`),
- * watch.c (socket-watch-dir).
+ * state.  Files: table.c (publish, grace periods), ports.c (port
+ * add/del/set, the loop's port upkeep), fdb.c (static entries, flush),
+ * settings.c (`set`), commit.c (every change to the state file, undone
+ * when it cannot be written), statefile.c (the file itself),
+ * rebalance.c (rx queue placement), counters.c (counter sums and clear),
+ * loop.c (the control loop), watch.c (socket-watch-dir).
  */
 #ifndef VSW_CONTROL_H
 #define VSW_CONTROL_H
@@ -72,6 +74,10 @@ struct vsw_ctl {
 	struct vsw_queue_info qbase[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	struct vsw_rebalance rebal;
 	struct vsw_watch watch;
+	/* the static FDB entries' keys (fdb.c), so that a save need not walk
+	 * the FDB for them (their ports: the FDB's values) */
+	uint64_t static_keys[VSW_MAX_STATIC_FDB];
+	unsigned int n_static;
 	uint64_t state_generation;   /* bumped by each state-file save */
 	unsigned int state_delay_us; /* test hook VSW_TEST_STATE_DELAY_US */
 	struct vsw_config scratch;   /* a config to build and check */
@@ -98,37 +104,58 @@ int vsw_ctl_port_del(struct vsw_ctl *ctl, const char *name, char *err,
 		     size_t errlen);
 struct vsw_port *vsw_ctl_port_by_name(const struct vsw_ctl *ctl,
 				      const char *name);
-/* Control loop: port upkeep, rx queue counts, kicks still arriving. */
-void vsw_ctl_poll_kicks(struct vsw_ctl *ctl);
+/* The control loop's pass: links, the kind's upkeep, rx queue counts,
+ * kicks still arriving (busy mode). */
+void vsw_ctl_ports_upkeep(struct vsw_ctl *ctl);
 /* What the port layer gets from the switch (mempool, hooks, settings). */
 void vsw_port_env_fill(struct vsw_ctl *ctl, struct vsw_port_env *env);
 
-/* state.c: the state file (docs/configuration.md), ctl_lock held. */
-struct vsw_config;
-/* The effective config: settings, ports as they run, static MACs. */
-void vsw_state_collect(const struct vsw_ctl *ctl, struct vsw_config *cfg);
-/* It as INI text (malloc'd, *len bytes), or NULL with @err set. */
-char *vsw_state_text(const struct vsw_ctl *ctl, size_t *len, char *err,
-		     size_t errlen);
-/* Write the state file (temporary file, fsync, rename, fsync dir). */
-int vsw_state_save(struct vsw_ctl *ctl, char *err, size_t errlen);
-/* Bumped by every save: a reader of several pages sees a change. */
-uint64_t vsw_state_generation(const struct vsw_ctl *ctl);
-/* Static FDB entries, saved; on a failed save the FDB is as before. */
+/* commit.c: the one path from a change to the state file. */
+/* Undo what an operation did (a failed commit); 0 or -errno. */
+typedef int (*vsw_ctl_undo_fn)(struct vsw_ctl *ctl, void *arg);
+/*
+ * Save the state file after a change (@what names it in a log line);
+ * when the save fails, run @undo(@arg) (may be NULL) and return the
+ * error, with the message in @err.
+ */
+int vsw_ctl_commit(struct vsw_ctl *ctl, vsw_ctl_undo_fn undo, void *arg,
+		   const char *what, char *err, size_t errlen);
+
+/* fdb.c: static entries (committed), flushing, the config's [fdb]. */
 int vsw_ctl_fdb_add(struct vsw_ctl *ctl, uint64_t key, const char *port,
 		    char *err, size_t errlen);
 int vsw_ctl_fdb_del(struct vsw_ctl *ctl, uint64_t key, char *err,
 		    size_t errlen);
+/* Learned entries of @port (NULL: all) go; *@flushed: how many. */
+int vsw_ctl_fdb_flush(struct vsw_ctl *ctl, const char *port,
+		      unsigned int *flushed, char *err, size_t errlen);
+/* Once the ports exist: the config's [fdb] entries into the FDB. */
+int vsw_ctl_fdb_init(struct vsw_ctl *ctl, char *err, size_t errlen);
+/* Port @port is going: forget its static entries' keys. */
+void vsw_ctl_fdb_port_gone(struct vsw_ctl *ctl, uint16_t port);
+
+/* statefile.c: the state file (docs/configuration.md), ctl_lock held;
+ * calls nothing else in control/. */
+struct vsw_config;
+/* The effective config: settings, ports as they run, static MACs. */
+void vsw_statefile_collect(const struct vsw_ctl *ctl, struct vsw_config *cfg);
+/* It as INI text (malloc'd, *len bytes), or NULL with @err set. */
+char *vsw_statefile_text(const struct vsw_ctl *ctl, size_t *len, char *err,
+			 size_t errlen);
+/* Write the state file (temporary file, fsync, rename, fsync dir). */
+int vsw_statefile_save(struct vsw_ctl *ctl, char *err, size_t errlen);
+/* Bumped by every save: a reader of several pages sees a change. */
+uint64_t vsw_statefile_generation(const struct vsw_ctl *ctl);
 /*
  * Before EAL: lay the state file over @cfg (the config file), or with
  * @reset move it to STATE.old; @offline (--check, --print-config) reads
  * only.  @note: the line to log once running ("" when none).  0, or
  * -errno with the state file's error and what to do in @err.
  */
-int vsw_state_startup(struct vsw_config *cfg, bool reset, bool offline,
-		      char *note, size_t notelen, char *err, size_t errlen);
-/* Once the ports exist: the config's [fdb] entries into the FDB. */
-int vsw_state_init(struct vsw_ctl *ctl, char *err, size_t errlen);
+int vsw_statefile_startup(struct vsw_config *cfg, bool reset, bool offline,
+			  char *note, size_t notelen, char *err, size_t errlen);
+/* Once running: its directory made and checked, the test hook read. */
+int vsw_statefile_init(struct vsw_ctl *ctl, char *err, size_t errlen);
 
 /* rebalance.c */
 int vsw_ctl_rxq_move(struct vsw_ctl *ctl, const char *port, unsigned int q,
@@ -158,13 +185,15 @@ void vsw_ctl_stats_clear(struct vsw_ctl *ctl);
 void vsw_ctl_watch_init(struct vsw_ctl *ctl);
 /* Plug and unplug for what changed since; ctl_lock held. */
 void vsw_ctl_watch_poll(struct vsw_ctl *ctl);
-void vsw_ctl_watch_fini(void);
+void vsw_ctl_watch_fini(struct vsw_ctl *ctl);
 
-/* loop.c */
+/* settings.c: `set` (committed) */
 int vsw_ctl_set(struct vsw_ctl *ctl, const char *key, const char *value,
 		char *err, size_t errlen);
 /* FDB timestamps are rewritten every fdb-aging-s / 60 seconds (>= 1). */
 void vsw_ctl_fdb_refresh(struct vsw_ctl *ctl);
+
+/* loop.c */
 /* Run the control loop now (any thread, never blocks). */
 void vsw_wake_control(struct vsw_ctl *ctl);
 /* The control loop: clock, links, upkeep, aging, rebalance; until quit. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The control loop (the main lcore, every 100 ms or when woken): the FDB
- * clock, link states, kick counting and port upkeep, aging and trimming
- * the FDB, automatic rebalance, socket-directory watching (watch.c); and
- * the switch-wide settings (`set`).
+ * clock, port upkeep (links, kick settings, queues, kick counting:
+ * ports.c), aging and trimming the FDB, automatic rebalance,
+ * socket-directory watching (watch.c).
  */
 #include <poll.h>
 #include <stdint.h>
@@ -15,58 +15,6 @@
 
 #define CTL_PERIOD_US 100000
 #define CTL_GAP_US 5000
-
-void vsw_ctl_fdb_refresh(struct vsw_ctl *ctl)
-{
-	vsw_fdb_set_refresh(ctl->rt->fdb, ctl->cfg.sw.fdb_aging_s / 60);
-}
-
-/* The switch settings @conf in force: a table, FDB refresh, kicks and
- * calls. */
-static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
-			char *err, size_t errlen)
-{
-	struct vsw_switch_conf old = ctl->cfg.sw;
-	bool kicks = old.kick_suppression != conf->kick_suppression;
-	bool calls = old.call_suppression != conf->call_suppression;
-	int rc;
-
-	ctl->cfg.sw = *conf;
-	rc = vsw_table_publish(ctl, err, errlen);
-	if (rc < 0) {
-		ctl->cfg.sw = old;
-		return rc;
-	}
-	vsw_ctl_fdb_refresh(ctl);
-	for (int i = 0; (kicks || calls) && i < VSW_MAX_PORTS; i++) {
-		struct vsw_port *p = ctl->ports[i];
-
-		if (p == NULL)
-			continue;
-		if (kicks && p->ops->set_kick_suppression)
-			p->ops->set_kick_suppression(
-				p, ctl->cfg.sw.kick_suppression);
-		if (calls && p->ops->set_call_suppression)
-			p->ops->set_call_suppression(
-				p, ctl->cfg.sw.call_suppression);
-	}
-	return 0;
-}
-
-/* `set`: saved in the state file before it returns 0, else undone. */
-int vsw_ctl_set(struct vsw_ctl *ctl, const char *key, const char *value,
-		char *err, size_t errlen)
-{
-	struct vsw_switch_conf old = ctl->cfg.sw, conf = old;
-	int rc;
-
-	rc = vsw_config_set_switch_key(&conf, key, value, err, errlen);
-	if (rc == 0)
-		rc = apply_switch(ctl, &conf, err, errlen);
-	if (rc == 0 && (rc = vsw_state_save(ctl, err, errlen)) < 0)
-		apply_switch(ctl, &old, NULL, 0);
-	return rc;
-}
 
 void vsw_wake_control(struct vsw_ctl *ctl)
 {
@@ -106,10 +54,7 @@ void vsw_control_loop(struct vsw_ctl *ctl)
 
 		__atomic_store_n(&ctl->rt->now_s, now, __ATOMIC_RELAXED);
 		pthread_mutex_lock(&ctl->ctl_lock);
-		for (int i = 0; i < VSW_MAX_PORTS; i++)
-			if (ctl->ports[i] && ctl->ports[i]->ops->poll)
-				ctl->ports[i]->ops->poll(ctl->ports[i]);
-		vsw_ctl_poll_kicks(ctl);
+		vsw_ctl_ports_upkeep(ctl);
 		/* age every quarter of the aging time, at least once a second */
 		if (aging && now - last_age >= (aging / 4 ? aging / 4 : 1)) {
 			vsw_fdb_age(ctl->rt->fdb, now, aging);
@@ -121,5 +66,5 @@ void vsw_control_loop(struct vsw_ctl *ctl)
 		pthread_mutex_unlock(&ctl->ctl_lock);
 		sleep_or_wake(ctl);
 	}
-	vsw_ctl_watch_fini();
+	vsw_ctl_watch_fini(ctl);
 }

@@ -4,8 +4,9 @@
  * the control loop runs on each (link, kick setting, how many rx queues a
  * guest uses now).  ctl_lock held; the switch changes only through
  * control state and a new datapath table (control.h).  Add, delete and
- * set write the state file before they return 0 (state.c); when it
- * cannot be written the change is undone and the error returned.
+ * set commit to the state file before they return 0 (commit.c); when it
+ * cannot be written the change is undone and the error returned.  A new
+ * port meets the same rules as a config file's ports (check_with).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,53 +25,36 @@ struct vsw_port *vsw_ctl_port_by_name(const struct vsw_ctl *ctl,
 	return NULL;
 }
 
-static int unique_port(const struct vsw_ctl *ctl,
-		       const struct vsw_port_conf *pc, char *err, size_t errlen)
-{
-	for (int i = 0; i < VSW_MAX_PORTS; i++) {
-		const struct vsw_port *o = ctl->ports[i];
-
-		if (o == NULL)
-			continue;
-		if (strcmp(o->name, pc->name) == 0) {
-			snprintf(err, errlen, "port %s exists", pc->name);
-			return -EEXIST;
-		}
-		if (pc->type == VSW_PORT_VHOST && o->type == VSW_PORT_VHOST &&
-		    strcmp(o->conf.path, pc->path) == 0) {
-			snprintf(err, errlen, "socket %s is used by port %s",
-				 pc->path, o->name);
-			return -EEXIST;
-		}
-		/* the same ethdev twice would be configured under the first */
-		if (pc->type == VSW_PORT_ETHDEV && o->type == VSW_PORT_ETHDEV &&
-		    strcspn(pc->devargs, ",") ==
-			    strcspn(o->conf.devargs, ",") &&
-		    strncmp(pc->devargs, o->conf.devargs,
-			    strcspn(pc->devargs, ",")) == 0) {
-			snprintf(err, errlen, "device %.*s is port %s",
-				 (int)strcspn(pc->devargs, ","), pc->devargs,
-				 o->name);
-			return -EEXIST;
-		}
-	}
-	return 0;
-}
-
-/* Would the mbuf pool still suffice with @pc added (review L7)? */
-static int check_pool(struct vsw_ctl *ctl, const struct vsw_port_conf *pc,
+/*
+ * The config as it would be with @pc added (the ports as they run, then
+ * @pc): the same rules as a config file's (config/'s port clash rule) and
+ * the mbuf pool's check, in ctl->scratch.
+ */
+static int check_with(struct vsw_ctl *ctl, const struct vsw_port_conf *pc,
 		      char *err, size_t errlen)
 {
 	struct vsw_config *all = &ctl->scratch;
+	unsigned int with = 0;
 
-	vsw_config_init(all);
-	all->sw = ctl->cfg.sw;
-	snprintf(all->source, sizeof(all->source), "%s", ctl->cfg.source);
-	for (int i = 0; i < VSW_MAX_PORTS; i++)
-		if (ctl->ports[i] != NULL)
-			all->ports[all->n_ports++] = ctl->ports[i]->conf;
+	vsw_statefile_collect(ctl, all);
+	switch (vsw_config_port_clash(all->ports, all->n_ports, pc, &with)) {
+	case VSW_CLASH_NAME:
+		snprintf(err, errlen, "port %s exists", pc->name);
+		return -EEXIST;
+	case VSW_CLASH_PATH:
+		snprintf(err, errlen, "socket %s is used by port %s", pc->path,
+			 all->ports[with].name);
+		return -EEXIST;
+	case VSW_CLASH_DEVICE:
+		snprintf(err, errlen, "device %.*s is port %s",
+			 (int)strcspn(pc->devargs, ","), pc->devargs,
+			 all->ports[with].name);
+		return -EEXIST;
+	case VSW_CLASH_NONE:
+		break;
+	}
 	if (all->n_ports == VSW_MAX_PORTS)
-		return 0; /* full: refused below for want of a slot */
+		return 0; /* full: refused for want of a slot */
 	all->ports[all->n_ports++] = *pc;
 	return vsw_config_check_mbufs(all, ctl->rt->n_workers, err, errlen);
 }
@@ -109,6 +93,11 @@ void vsw_port_env_fill(struct vsw_ctl *ctl, struct vsw_port_env *env)
 static int remove_port(struct vsw_ctl *ctl, struct vsw_port *p, char *err,
 		       size_t errlen);
 
+static int undo_add(struct vsw_ctl *ctl, void *p)
+{
+	return remove_port(ctl, p, NULL, 0);
+}
+
 int vsw_ctl_port_add(struct vsw_ctl *ctl, const char *name, const char *kvlist,
 		     char *err, size_t errlen)
 {
@@ -127,9 +116,7 @@ int vsw_ctl_port_add(struct vsw_ctl *ctl, const char *name, const char *kvlist,
 	one.n_ports = 1;
 	rc = vsw_config_validate(&one, lcore_is_worker, ctl, err, errlen);
 	if (rc == 0)
-		rc = check_pool(ctl, &pc, err, errlen);
-	if (rc == 0)
-		rc = unique_port(ctl, &pc, err, errlen);
+		rc = check_with(ctl, &pc, err, errlen);
 	for (int i = 0; rc == 0 && i < VSW_MAX_PORTS && id < 0; i++)
 		if (ctl->ports[i] == NULL)
 			id = i;
@@ -154,11 +141,7 @@ int vsw_ctl_port_add(struct vsw_ctl *ctl, const char *name, const char *kvlist,
 		ctl->ports[id] = NULL;
 		return rc;
 	}
-	rc = vsw_state_save(ctl, err, errlen);
-	if (rc < 0 && remove_port(ctl, ctl->ports[id], NULL, 0) < 0)
-		VSW_LOG(ERR, "%s: added, but the state file does not hold it",
-			name); /* not acknowledged: not added, as a rule */
-	return rc;
+	return vsw_ctl_commit(ctl, undo_add, ctl->ports[id], name, err, errlen);
 }
 
 /*
@@ -178,12 +161,21 @@ static int remove_port(struct vsw_ctl *ctl, struct vsw_port *p, char *err,
 		return rc;
 	}
 	memset(ctl->rxq_owner[p->id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
+	vsw_ctl_fdb_port_gone(ctl, p->id);
 	vsw_fdb_flush(ctl->rt->fdb, p->id, true);
 	vsw_port_destroy(p);
 	return 0;
 }
 
-/* The state is written first: a port once gone cannot come back as it
+static int unhide(struct vsw_ctl *ctl, void *arg)
+{
+	struct vsw_port *p = arg;
+
+	ctl->ports[p->id] = p;
+	return 0;
+}
+
+/* Committed first (commit.c): a port once gone cannot come back as it
  * was (its guest connection), so a failed save must leave it in place. */
 int vsw_ctl_port_del(struct vsw_ctl *ctl, const char *name, char *err,
 		     size_t errlen)
@@ -196,12 +188,12 @@ int vsw_ctl_port_del(struct vsw_ctl *ctl, const char *name, char *err,
 		return -ENOENT;
 	}
 	ctl->ports[p->id] = NULL; /* what the state holds without it */
-	rc = vsw_state_save(ctl, err, errlen);
-	ctl->ports[p->id] = p;
+	rc = vsw_ctl_commit(ctl, unhide, p, name, err, errlen);
 	if (rc < 0)
 		return rc;
+	ctl->ports[p->id] = p;
 	rc = remove_port(ctl, p, err, errlen);
-	if (rc < 0 && vsw_state_save(ctl, NULL, 0) < 0)
+	if (rc < 0 && vsw_statefile_save(ctl, NULL, 0) < 0)
 		VSW_LOG(ERR, "%s: kept, but the state file says deleted", name);
 	return rc;
 }
@@ -248,11 +240,25 @@ static int apply_conf(struct vsw_ctl *ctl, struct vsw_port *p,
 	return 0;
 }
 
+/* What a failed port-set commit puts back. */
+struct set_undo {
+	struct vsw_port *p;
+	struct vsw_port_conf conf;
+};
+
+static int undo_set(struct vsw_ctl *ctl, void *arg)
+{
+	struct set_undo *u = arg;
+
+	return apply_conf(ctl, u->p, &u->conf, NULL, 0);
+}
+
 int vsw_ctl_port_set(struct vsw_ctl *ctl, const char *name, const char *kvlist,
 		     char *err, size_t errlen)
 {
 	struct vsw_port *p = vsw_ctl_port_by_name(ctl, name);
 	struct vsw_port_conf old, pc;
+	struct set_undo u;
 	int rc;
 
 	if (p == NULL) {
@@ -265,13 +271,12 @@ int vsw_ctl_port_set(struct vsw_ctl *ctl, const char *name, const char *kvlist,
 		rc = apply_conf(ctl, p, &pc, err, errlen);
 	if (rc < 0)
 		return rc;
-	rc = vsw_state_save(ctl, err, errlen);
-	if (rc < 0) { /* not acknowledged: back as it was */
-		apply_conf(ctl, p, &old, NULL, 0);
-		return rc;
-	}
-	VSW_LOG(INFO, "%s: set %s", p->name, kvlist);
-	return 0;
+	u.p = p;
+	u.conf = old;
+	rc = vsw_ctl_commit(ctl, undo_set, &u, name, err, errlen);
+	if (rc == 0)
+		VSW_LOG(INFO, "%s: set %s", p->name, kvlist);
+	return rc;
 }
 
 /*
@@ -318,14 +323,21 @@ static void port_queues(struct vsw_ctl *ctl, struct vsw_port *p)
 	}
 }
 
-/* Control loop (busy mode): count the guest kicks that still arrive. */
-void vsw_ctl_poll_kicks(struct vsw_ctl *ctl)
+/*
+ * The control loop's pass over the ports: links and other polling (ops
+ * poll), the kind's upkeep (kick settings of new rings, kick fds), how
+ * many rx queues each wants polled now, and, in busy mode, the guest
+ * kicks that still arrive.
+ */
+void vsw_ctl_ports_upkeep(struct vsw_ctl *ctl)
 {
 	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
 		struct vsw_port *p = ctl->ports[id];
 
 		if (p == NULL)
 			continue;
+		if (p->ops->poll != NULL)
+			p->ops->poll(p);
 		if (p->ops->upkeep != NULL)
 			p->ops->upkeep(p);
 		if (p->ops->rx_queues != NULL)

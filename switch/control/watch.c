@@ -41,13 +41,6 @@
 #define FILE_CHARS                                                             \
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 
-/* ctl_lock */
-static struct {
-	int fd; /* inotify; -1: not watching */
-	const char *dir;
-	char plugged[VSW_MAX_PORTS][VSW_PORT_NAME_MAX]; /* "" = free */
-} w = {.fd = -1};
-
 /* The port name of socket file @file: ".sock" dropped, [^A-Za-z0-9_] -> _,
  * at most 31 characters.  False when nothing is left. */
 static bool sock_port_name(const char *file, char *name)
@@ -71,14 +64,16 @@ static bool sock_port_name(const char *file, char *name)
 	return n > 0;
 }
 
-static bool sock_path(const char *file, char *path, size_t len)
+static bool sock_path(const struct vsw_watch *w, const char *file, char *path,
+		      size_t len)
 {
-	size_t n = strlen(w.dir);
+	size_t n = strlen(w->dir);
 
 	/* socket-watch-dir may end in '/': no "//" (path_below refuses it) */
-	return (size_t)snprintf(path, len, "%.*s/%s",
-				(int)(n > 1 && w.dir[n - 1] == '/' ? n - 1 : n),
-				w.dir, file) < len;
+	return (size_t)snprintf(
+		       path, len, "%.*s/%s",
+		       (int)(n > 1 && w->dir[n - 1] == '/' ? n - 1 : n), w->dir,
+		       file) < len;
 }
 
 static struct vsw_port *port_on_path(struct vsw_ctl *ctl, const char *path)
@@ -91,19 +86,19 @@ static struct vsw_port *port_on_path(struct vsw_ctl *ctl, const char *path)
 	return NULL;
 }
 
-static void remember(const char *name)
+static void remember(struct vsw_watch *w, const char *name)
 {
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
-		if (w.plugged[i][0] == '\0') {
-			snprintf(w.plugged[i], VSW_PORT_NAME_MAX, "%s", name);
+		if (w->plugged[i][0] == '\0') {
+			snprintf(w->plugged[i], VSW_PORT_NAME_MAX, "%s", name);
 			return;
 		}
 }
 
-static int plugged_slot(const char *name)
+static int plugged_slot(const struct vsw_watch *w, const char *name)
 {
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
-		if (strcmp(w.plugged[i], name) == 0)
+		if (strcmp(w->plugged[i], name) == 0)
 			return i;
 	return -1;
 }
@@ -111,12 +106,13 @@ static int plugged_slot(const char *name)
 /* A socket file appeared: plug it (unless a port has its path or name). */
 static void plug(struct vsw_ctl *ctl, const char *file)
 {
+	struct vsw_watch *w = &ctl->watch;
 	char path[VSW_PATH_MAX], name[VSW_PORT_NAME_MAX], kv[3 * VSW_PATH_MAX],
 		err[VSW_ERR_MAX];
 	const char *prof = ctl->cfg.sw.socket_watch_profile;
 	struct stat st;
 
-	if (!sock_path(file, path, sizeof(path)) || lstat(path, &st) < 0 ||
+	if (!sock_path(w, file, path, sizeof(path)) || lstat(path, &st) < 0 ||
 	    !S_ISSOCK(st.st_mode) || port_on_path(ctl, path) != NULL)
 		return; /* gone already, not a socket, or a port's own */
 	if (strspn(file, FILE_CHARS) != strlen(file)) {
@@ -146,7 +142,7 @@ static void plug(struct vsw_ctl *ctl, const char *file)
 			err);
 		return;
 	}
-	remember(name);
+	remember(w, name);
 	VSW_LOG(INFO, "watch: %s appeared: port %s plugged (vhost-user client)",
 		path, name);
 }
@@ -154,42 +150,45 @@ static void plug(struct vsw_ctl *ctl, const char *file)
 /* Remove plugged port @slot if its path is @path (NULL: any). */
 static void unplug_slot(struct vsw_ctl *ctl, int slot, const char *path)
 {
-	struct vsw_port *p = vsw_ctl_port_by_name(ctl, w.plugged[slot]);
+	struct vsw_watch *w = &ctl->watch;
+	struct vsw_port *p = vsw_ctl_port_by_name(ctl, w->plugged[slot]);
 	char err[VSW_ERR_MAX];
 
 	if (p != NULL && (path == NULL || strcmp(p->conf.path, path) == 0)) {
-		if (vsw_ctl_port_del(ctl, w.plugged[slot], err, sizeof(err)) <
+		if (vsw_ctl_port_del(ctl, w->plugged[slot], err, sizeof(err)) <
 		    0) {
 			VSW_LOG(ERR, "watch: cannot remove port %s: %s",
-				w.plugged[slot], err);
+				w->plugged[slot], err);
 			return;
 		}
 		VSW_LOG(INFO, "watch: socket of port %s went: port removed",
-			w.plugged[slot]);
+			w->plugged[slot]);
 	} else if (p != NULL) {
 		return; /* the name now belongs to another socket */
 	}
-	w.plugged[slot][0] = '\0';
+	w->plugged[slot][0] = '\0';
 }
 
 static void unplug(struct vsw_ctl *ctl, const char *file)
 {
+	struct vsw_watch *w = &ctl->watch;
 	char path[VSW_PATH_MAX], name[VSW_PORT_NAME_MAX];
 	int slot;
 
-	if (!sock_path(file, path, sizeof(path)) || !sock_port_name(file, name))
+	if (!sock_path(w, file, path, sizeof(path)) ||
+	    !sock_port_name(file, name))
 		return;
-	slot = plugged_slot(name);
+	slot = plugged_slot(w, name);
 	if (slot >= 0)
 		unplug_slot(ctl, slot, path);
 }
 
 /* Is @path a file directly in the watched directory? */
-static bool in_dir(const char *path)
+static bool in_dir(const struct vsw_watch *w, const char *path)
 {
-	size_t n = strlen(w.dir);
+	size_t n = strlen(w->dir);
 
-	return strncmp(path, w.dir, n) == 0 && path[n] == '/' &&
+	return strncmp(path, w->dir, n) == 0 && path[n] == '/' &&
 	       strchr(path + n + 1, '/') == NULL;
 }
 
@@ -199,6 +198,7 @@ static bool in_dir(const char *path)
  */
 static void scan(struct vsw_ctl *ctl)
 {
+	struct vsw_watch *w = &ctl->watch;
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
@@ -207,22 +207,22 @@ static void scan(struct vsw_ctl *ctl)
 		struct vsw_port *p = ctl->ports[i];
 
 		if (p != NULL && p->type == VSW_PORT_VHOST &&
-		    p->conf.mode == VSW_VHOST_CLIENT && in_dir(p->conf.path) &&
-		    plugged_slot(p->name) < 0)
-			remember(p->name);
+		    p->conf.mode == VSW_VHOST_CLIENT &&
+		    in_dir(w, p->conf.path) && plugged_slot(w, p->name) < 0)
+			remember(w, p->name);
 	}
 	for (int i = 0; i < VSW_MAX_PORTS; i++) {
 		struct vsw_port *p =
-			w.plugged[i][0]
-				? vsw_ctl_port_by_name(ctl, w.plugged[i])
+			w->plugged[i][0]
+				? vsw_ctl_port_by_name(ctl, w->plugged[i])
 				: NULL;
 
 		if (p != NULL && lstat(p->conf.path, &st) < 0)
 			unplug_slot(ctl, i, NULL);
 		else if (p == NULL)
-			w.plugged[i][0] = '\0';
+			w->plugged[i][0] = '\0';
 	}
-	d = opendir(w.dir);
+	d = opendir(w->dir);
 	if (d == NULL)
 		return;
 	while ((de = readdir(d)) != NULL)
@@ -233,22 +233,23 @@ static void scan(struct vsw_ctl *ctl)
 
 void vsw_ctl_watch_init(struct vsw_ctl *ctl)
 {
-	w.dir = ctl->cfg.sw.socket_watch_dir;
-	if (w.dir[0] == '\0')
+	struct vsw_watch *w = &ctl->watch;
+	w->dir = ctl->cfg.sw.socket_watch_dir;
+	if (w->dir[0] == '\0')
 		return;
-	if (mkdir(w.dir, 0755) < 0 && errno != EEXIST)
-		VSW_LOG(ERR, "watch: cannot create %s: %s", w.dir,
+	if (mkdir(w->dir, 0755) < 0 && errno != EEXIST)
+		VSW_LOG(ERR, "watch: cannot create %s: %s", w->dir,
 			strerror(errno));
-	w.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (w.fd < 0 || inotify_add_watch(w.fd, w.dir, WATCH_EVENTS) < 0) {
+	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (w->fd < 0 || inotify_add_watch(w->fd, w->dir, WATCH_EVENTS) < 0) {
 		VSW_LOG(ERR, "watch: cannot watch %s: %s; no port is plugged",
-			w.dir, strerror(errno));
-		if (w.fd >= 0)
-			close(w.fd);
-		w.fd = -1;
+			w->dir, strerror(errno));
+		if (w->fd >= 0)
+			close(w->fd);
+		w->fd = -1;
 		return;
 	}
-	VSW_LOG(INFO, "watch: plugging the sockets of %s", w.dir);
+	VSW_LOG(INFO, "watch: plugging the sockets of %s", w->dir);
 	pthread_mutex_lock(&ctl->ctl_lock);
 	scan(ctl);
 	pthread_mutex_unlock(&ctl->ctl_lock);
@@ -256,13 +257,14 @@ void vsw_ctl_watch_init(struct vsw_ctl *ctl)
 
 static void on_event(struct vsw_ctl *ctl, const struct inotify_event *ev)
 {
+	struct vsw_watch *w = &ctl->watch;
 	if (ev->mask & IN_Q_OVERFLOW) {
 		scan(ctl); /* events lost: look at the directory itself */
 	} else if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
 		VSW_LOG(ERR, "watch: %s removed or moved: watching stops",
-			w.dir);
-		close(w.fd);
-		w.fd = -1;
+			w->dir);
+		close(w->fd);
+		w->fd = -1;
 	} else if (ev->len > 0 && ev->name[0] != '.') {
 		if (ev->mask & (IN_CREATE | IN_MOVED_TO))
 			plug(ctl, ev->name);
@@ -273,13 +275,14 @@ static void on_event(struct vsw_ctl *ctl, const struct inotify_event *ev)
 
 void vsw_ctl_watch_poll(struct vsw_ctl *ctl)
 {
+	struct vsw_watch *w = &ctl->watch;
 	char buf[4096]
 		__attribute__((aligned(__alignof__(struct inotify_event))));
 	ssize_t n;
 
-	while (w.fd >= 0 && !ctl->stopping &&
-	       (n = read(w.fd, buf, sizeof(buf))) > 0) {
-		for (char *p = buf; w.fd >= 0 && p < buf + n;) {
+	while (w->fd >= 0 && !ctl->stopping &&
+	       (n = read(w->fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; w->fd >= 0 && p < buf + n;) {
 			const struct inotify_event *ev = (const void *)p;
 
 			on_event(ctl, ev);
@@ -288,9 +291,10 @@ void vsw_ctl_watch_poll(struct vsw_ctl *ctl)
 	}
 }
 
-void vsw_ctl_watch_fini(void)
+void vsw_ctl_watch_fini(struct vsw_ctl *ctl)
 {
-	if (w.fd >= 0)
-		close(w.fd);
-	w.fd = -1;
+	struct vsw_watch *w = &ctl->watch;
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
 }

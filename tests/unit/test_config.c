@@ -467,6 +467,8 @@ static void test_sock_path(void)
 
 static void test_duplicates(void)
 {
+	const char *path;
+
 	CHECK(load_fails(PORT0 PORT0, "[port vm0]: duplicate port name; "
 				      "expected each port name once"));
 	CHECK(load_fails(PORT0 "path = /tmp/a.sock\n[port vm1]\n"
@@ -478,6 +480,18 @@ static void test_duplicates(void)
 			       "path = /run/vsw/vm0.sock\n",
 			 "[port vm1] path = \"/run/vsw/vm0.sock\": expected a "
 			 "socket path no other port uses (port vm0 uses it)"));
+	/* one device in two sections would be configured under the first
+	 * (review 702c808: only a run-time port-add refused it) */
+	CHECK(load_fails("[port e0]\ntype = ethdev\n"
+			 "devargs = net_memif0,role=server\n"
+			 "[port e1]\ntype = ethdev\n"
+			 "devargs = net_memif0,role=client\n",
+			 "[port e1] devargs = \"net_memif0,role=client\": "
+			 "expected a device no other port uses (port e0 is "
+			 "net_memif0)"));
+	CHECK(load("[port e0]\ntype = ethdev\ndevargs = net_memif0\n"
+		   "[port e1]\ntype = ethdev\ndevargs = net_memif1\n",
+		   &path) == 0);
 	CHECK(load_fails(PORT0 "queues = 1\nqueues = 2\n",
 			 "[port vm0] queues = \"2\": expected queues only once "
 			 "in a section"));

@@ -9,16 +9,18 @@
  * state file, and the directory fsync'd: a crash leaves the old file or
  * the new one, never a mix (rename is atomic), at worst a stray .tmp,
  * which the next start removes.  Every mutation saves before it is
- * acknowledged, from the control operations themselves (ports.c, loop.c
- * `set`, the static FDB entries here), so whatever path changes a port
+ * acknowledged, from the control operations themselves (ports.c,
+ * settings.c, fdb.c), so whatever path changes a port
  * (telemetry, a socket-directory watcher) persists it.  A save that
  * fails undoes the change and the command fails: what was acknowledged
  * is on disk, what failed is not in effect (port-del writes first, since
- * a deleted port cannot be brought back as it was).
+ * a deleted port cannot be brought back as it was).  Every operation
+ * saves through commit.c; this file calls nothing else in control/.
  *
  * At start-up (before EAL) the state file is laid over the config file
  * (config/write.c vsw_config_overlay); after the ports exist its static
- * entries enter the FDB.  ctl_lock held for everything after start-up.
+ * entries enter the FDB (fdb.c).  ctl_lock held for everything after
+ * start-up.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,37 +40,12 @@
 	"file at start\n; (docs/configuration.md).  Edit only while vsw is "   \
 	"stopped.\n"
 
-uint64_t vsw_state_generation(const struct vsw_ctl *ctl)
+uint64_t vsw_statefile_generation(const struct vsw_ctl *ctl)
 {
 	return ctl->state_generation;
 }
 
 /* ---- the effective config ---- */
-
-struct statics {
-	const struct vsw_ctl *ctl;
-	struct vsw_config *cfg;
-	unsigned int n; /* static entries seen, also past the array */
-};
-
-static void add_static(uint64_t key, uint64_t val, uint64_t pos, void *arg)
-{
-	struct statics *s = arg;
-	uint16_t port = vsw_fdb_val_port(val);
-
-	(void)pos;
-	struct vsw_fdb_conf *fc;
-
-	if (!(val & VSW_FDB_VAL_STATIC) || port >= VSW_MAX_PORTS ||
-	    s->ctl->ports[port] == NULL)
-		return; /* a port being deleted: its entries go with it */
-	if (s->n++ >= VSW_MAX_STATIC_FDB)
-		return;
-	fc = &s->cfg->fdb[s->cfg->n_fdb++];
-	vsw_fdb_key_mac(key, fc->mac);
-	fc->vlan = vsw_fdb_key_vlan(key);
-	snprintf(fc->port, sizeof(fc->port), "%s", s->ctl->ports[port]->name);
-}
 
 /* Sorted by MAC, then VLAN: the same text for the same entries. */
 static int fdb_cmp(const void *a, const void *b)
@@ -79,20 +56,32 @@ static int fdb_cmp(const void *a, const void *b)
 	return c != 0 ? c : (int)x->vlan - (int)y->vlan;
 }
 
-/* Static entries of ports that exist (count, also beyond @cfg's room). */
-static unsigned int collect_statics(const struct vsw_ctl *ctl,
-				    struct vsw_config *cfg)
+/* The static entries (control keeps their keys, fdb.c), of ports that
+ * exist: looked up, not walked for, under ctl_lock. */
+static void collect_statics(const struct vsw_ctl *ctl, struct vsw_config *cfg)
 {
-	struct statics s = {ctl, cfg, 0};
-	uint64_t pos = 0;
-
 	cfg->n_fdb = 0;
-	vsw_fdb_walk(ctl->rt->fdb, &pos, UINT_MAX, add_static, &s);
+	for (unsigned int i = 0; i < ctl->n_static; i++) {
+		uint64_t key = ctl->static_keys[i], val = 0;
+		uint16_t port;
+		struct vsw_fdb_conf *fc;
+
+		if (!vsw_fdb_lookup(ctl->rt->fdb, key, &val) ||
+		    !(val & VSW_FDB_VAL_STATIC))
+			continue;
+		port = vsw_fdb_val_port(val);
+		if (port >= VSW_MAX_PORTS || ctl->ports[port] == NULL)
+			continue; /* a port being deleted: its entries too */
+		fc = &cfg->fdb[cfg->n_fdb++];
+		vsw_fdb_key_mac(key, fc->mac);
+		fc->vlan = vsw_fdb_key_vlan(key);
+		snprintf(fc->port, sizeof(fc->port), "%s",
+			 ctl->ports[port]->name);
+	}
 	qsort(cfg->fdb, cfg->n_fdb, sizeof(cfg->fdb[0]), fdb_cmp);
-	return s.n;
 }
 
-void vsw_state_collect(const struct vsw_ctl *ctl, struct vsw_config *cfg)
+void vsw_statefile_collect(const struct vsw_ctl *ctl, struct vsw_config *cfg)
 {
 	vsw_config_init(cfg);
 	snprintf(cfg->source, sizeof(cfg->source), "%s", ctl->cfg.source);
@@ -103,8 +92,8 @@ void vsw_state_collect(const struct vsw_ctl *ctl, struct vsw_config *cfg)
 	collect_statics(ctl, cfg);
 }
 
-char *vsw_state_text(const struct vsw_ctl *ctl, size_t *len, char *err,
-		     size_t errlen)
+char *vsw_statefile_text(const struct vsw_ctl *ctl, size_t *len, char *err,
+			 size_t errlen)
 {
 	struct vsw_config *cfg = malloc(sizeof(*cfg));
 	char *buf = NULL;
@@ -113,7 +102,7 @@ char *vsw_state_text(const struct vsw_ctl *ctl, size_t *len, char *err,
 	int rc = -ENOMEM;
 
 	if (cfg != NULL && f != NULL) {
-		vsw_state_collect(ctl, cfg);
+		vsw_statefile_collect(ctl, cfg);
 		rc = vsw_config_write(cfg, f, err, errlen);
 	}
 	if (f != NULL && fclose(f) != 0 && rc == 0)
@@ -197,11 +186,11 @@ static int sync_dir(const char *path)
 	return rc;
 }
 
-int vsw_state_save(struct vsw_ctl *ctl, char *err, size_t errlen)
+int vsw_statefile_save(struct vsw_ctl *ctl, char *err, size_t errlen)
 {
 	char path[VSW_PATH_MAX], tmp[VSW_PATH_MAX + 8], why[VSW_ERR_MAX];
 	size_t len = 0;
-	char *text = vsw_state_text(ctl, &len, why, sizeof(why));
+	char *text = vsw_statefile_text(ctl, &len, why, sizeof(why));
 	bool made = text != NULL;
 	int rc = made ? 0 : -EINVAL;
 
@@ -233,60 +222,6 @@ int vsw_state_save(struct vsw_ctl *ctl, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "not done: cannot write the state file %s: %s", path,
 			 why);
-	return rc;
-}
-
-/* ---- static FDB entries ---- */
-
-int vsw_ctl_fdb_add(struct vsw_ctl *ctl, uint64_t key, const char *port,
-		    char *err, size_t errlen)
-{
-	struct vsw_port *p = vsw_ctl_port_by_name(ctl, port);
-	uint64_t old = 0;
-	bool had;
-	int rc;
-
-	if (p == NULL) {
-		snprintf(err, errlen, "unknown port '%s'", port);
-		return -ENOENT;
-	}
-	had = vsw_fdb_lookup(ctl->rt->fdb, key, &old) &&
-	      (old & VSW_FDB_VAL_STATIC);
-	/* counted by the FDB, not by a walk of it under ctl_lock */
-	if (!had && vsw_fdb_static_count(ctl->rt->fdb) >= VSW_MAX_STATIC_FDB) {
-		snprintf(err, errlen, "at most %d static entries",
-			 VSW_MAX_STATIC_FDB);
-		return -ENOSPC;
-	}
-	if (vsw_fdb_add_static(ctl->rt->fdb, key, p->id, ctl->rt->now_s) < 0) {
-		snprintf(err, errlen, "the FDB is full");
-		return -ENOSPC;
-	}
-	rc = vsw_state_save(ctl, err, errlen);
-	if (rc < 0 && had) /* put back the entry it replaced */
-		vsw_fdb_add_static(ctl->rt->fdb, key, vsw_fdb_val_port(old),
-				   ctl->rt->now_s);
-	else if (rc < 0)
-		vsw_fdb_del(ctl->rt->fdb, key);
-	return rc;
-}
-
-int vsw_ctl_fdb_del(struct vsw_ctl *ctl, uint64_t key, char *err, size_t errlen)
-{
-	uint64_t old = 0;
-	int rc;
-
-	if (!vsw_fdb_lookup(ctl->rt->fdb, key, &old) ||
-	    vsw_fdb_del(ctl->rt->fdb, key) < 0) {
-		snprintf(err, errlen, "no such FDB entry");
-		return -ENOENT;
-	}
-	if (!(old & VSW_FDB_VAL_STATIC))
-		return 0; /* a learned entry: not state */
-	rc = vsw_state_save(ctl, err, errlen);
-	if (rc < 0)
-		vsw_fdb_add_static(ctl->rt->fdb, key, vsw_fdb_val_port(old),
-				   ctl->rt->now_s);
 	return rc;
 }
 
@@ -358,37 +293,15 @@ static void make_dir(const struct vsw_ctl *ctl)
 		VSW_LOG(INFO, "made %s for the state file", path);
 }
 
-int vsw_state_init(struct vsw_ctl *ctl, char *err, size_t errlen)
+int vsw_statefile_init(struct vsw_ctl *ctl, char *err, size_t errlen)
 {
+	char path[VSW_PATH_MAX];
+
 	ctl->state_delay_us = vsw_test_hook_us("VSW_TEST_STATE_DELAY_US",
 					       "each state save sleeps twice");
 	make_dir(ctl);
-	{
-		char path[VSW_PATH_MAX];
-		int rc;
-
-		vsw_config_state_path(&ctl->cfg.sw, path, sizeof(path));
-		rc = state_trusted(path, false, err, errlen);
-		if (rc < 0)
-			return rc;
-	}
-	for (unsigned int i = 0; i < ctl->cfg.n_fdb; i++) {
-		const struct vsw_fdb_conf *fc = &ctl->cfg.fdb[i];
-		struct vsw_port *p = vsw_ctl_port_by_name(ctl, fc->port);
-
-		if (p == NULL ||
-		    vsw_fdb_add_static(ctl->rt->fdb,
-				       vsw_fdb_key(fc->mac, fc->vlan), p->id,
-				       ctl->rt->now_s) < 0) {
-			snprintf(err, errlen,
-				 "%s: [fdb] static entry for port %s: %s",
-				 ctl->cfg.source, fc->port,
-				 p == NULL ? "no such port"
-					   : "the FDB is full");
-			return -ENOSPC;
-		}
-	}
-	return 0;
+	vsw_config_state_path(&ctl->cfg.sw, path, sizeof(path));
+	return state_trusted(path, false, err, errlen);
 }
 
 /* The state file's errors name it; this says what to do about one. */
@@ -426,8 +339,8 @@ static int overlay(struct vsw_config *cfg, const char *path, char *note,
 	return rc;
 }
 
-int vsw_state_startup(struct vsw_config *cfg, bool reset, bool offline,
-		      char *note, size_t notelen, char *err, size_t errlen)
+int vsw_statefile_startup(struct vsw_config *cfg, bool reset, bool offline,
+			  char *note, size_t notelen, char *err, size_t errlen)
 {
 	char path[VSW_PATH_MAX], other[VSW_PATH_MAX + 8];
 
