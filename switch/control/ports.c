@@ -193,7 +193,7 @@ int vsw_ctl_port_del(struct vsw_ctl *ctl, const char *name, char *err,
 		return rc;
 	ctl->ports[p->id] = p;
 	rc = remove_port(ctl, p, err, errlen);
-	if (rc < 0 && vsw_statefile_save(ctl, NULL, 0) < 0)
+	if (rc < 0 && vsw_ctl_commit(ctl, NULL, NULL, name, NULL, 0) < 0)
 		VSW_LOG(ERR, "%s: kept, but the state file says deleted", name);
 	return rc;
 }

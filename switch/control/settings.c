@@ -60,7 +60,6 @@ int vsw_ctl_set(struct vsw_ctl *ctl, const char *key, const char *value,
 	if (rc == 0)
 		rc = apply_switch(ctl, &conf, err, errlen);
 	if (rc == 0)
-		rc = vsw_ctl_commit(ctl, undo_switch, &old, "set", err,
-				    errlen);
+		rc = vsw_ctl_commit(ctl, undo_switch, &old, "set", err, errlen);
 	return rc;
 }

@@ -87,4 +87,31 @@ struct vsw_table {
 	} wk[VSW_MAX_WORKERS];
 };
 
+/*
+ * What a table is built from (table_build.c): plain data, no EAL.
+ * @owner (in/out, [VSW_MAX_PORTS][VSW_MAX_QUEUES]): who polls each rx
+ * queue, a worker index, VSW_RXQ_PARKED, or VSW_RXQ_UNASSIGNED, which the
+ * build replaces with the worker it chose.
+ */
+struct vsw_table_src {
+	const struct vsw_switch_conf *sw;
+	struct vsw_port *const *ports; /* [VSW_MAX_PORTS], NULL: free id */
+	int8_t (*owner)[VSW_MAX_QUEUES];
+	const unsigned int *lcores; /* each worker's lcore */
+	unsigned int n_workers;
+	uint64_t hz;   /* the TSC's */
+	uint32_t room; /* an mbuf's data room after its headroom */
+};
+
+/*
+ * Fill @t (zeroed first) from @src: 0, or -errno with a message in @err
+ * (a queue pinned to an lcore that is not a worker; too many queues on a
+ * worker).  A pure function of @src, but for the owners it assigns.
+ */
+int vsw_table_build(const struct vsw_table_src *src, struct vsw_table *t,
+		    char *err, size_t errlen);
+/* The worker running on @lcore, or -1. */
+int vsw_table_worker_of_lcore(const struct vsw_table_src *src,
+			      unsigned int lcore);
+
 #endif /* VSW_TABLE_H */

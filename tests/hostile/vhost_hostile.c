@@ -2145,7 +2145,13 @@ static void s_reset_rerun(struct report *r, uint64_t arg)
 		return;
 	}
 	o = vu_set(&d.c, VU_RESET_OWNER, NULL, 0, NULL, 0);
+	if (o == OUT_OK && !d.c.ack)
+		o = seen(&d.c, probe(&d.c));
 	GOT(r, "RESET_OWNER: %s", out_str(o));
+	if (o == OUT_CLOSED) { /* refused, and so the connection ends */
+		dev_down(&d, r);
+		return;
+	}
 	d.c.ack = false; /* the reset forgets the protocol features */
 	memset(ring_used(&d.g, 1), 0, 0x1000);
 	d.g.avail_idx = 0;

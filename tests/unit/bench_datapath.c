@@ -34,14 +34,14 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void vlan_keys(struct vsw_table *dp, const char *mode)
+/* The VLAN keys of @mode on the two ports' configs. */
+static void vlan_keys(struct vsw_port_conf *pc, const char *mode)
 {
 	static const char *const kv[][3] = {
 		{"access", "tag=10", "tag=10"},
 		{"pop", "trunks=10", "tag=10"},
 		{"push", "tag=10", "trunks=10"},
 	};
-	struct vsw_port_conf pc[2] = {{.name = "p0"}, {.name = "p1"}};
 	char err[VSW_ERR_MAX];
 
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++)
@@ -51,8 +51,6 @@ static void vlan_keys(struct vsw_table *dp, const char *mode)
 				fprintf(stderr, "%s\n", err);
 				exit(1);
 			}
-	for (uint16_t p = 0; p < 2; p++)
-		vsw_vlan_fill_port(dp, p, &pc[p]);
 }
 
 int main(int argc, char **argv)
@@ -72,6 +70,13 @@ int main(int argc, char **argv)
 	static const uint8_t B[6] = {2, 0, 0, 0, 0, 0xb};
 	bool tagged = strcmp(mode, "pop") == 0;
 	struct fake_port *p[2];
+	struct vsw_switch_conf sw = {0};
+	struct vsw_port *ports[VSW_MAX_PORTS] = {NULL};
+	static int8_t owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	unsigned int lcores[1] = {1};
+	struct vsw_table_src src = {&sw, ports,		owner, lcores,
+				    1,	 1000000000ull, 2048};
+	char err[VSW_ERR_MAX];
 
 	if (pool == NULL || fdb == NULL || dp == NULL || w == NULL ||
 	    t == NULL || iters < 10 ||
@@ -81,21 +86,30 @@ int main(int argc, char **argv)
 				"[ITERATIONS >= 10]\n");
 		return 2;
 	}
-	memset(dp, 0, sizeof(*dp));
 	memset(w, 0, sizeof(*w));
-	dp->par.burst = BURST;
-	dp->par.tx_retries = 2;
-	dp->fast_len = 1518;
+	sw.burst = BURST;
+	sw.tx_retries = 2;
+	memset(owner, VSW_RXQ_UNASSIGNED, sizeof(owner));
 	for (uint16_t i = 0; i < 2; i++) {
 		p[i] = fake_port_create(i ? "p1" : "p0", i, 1);
-		dp->ports[i] = &p[i]->up;
-		dp->pp[i].max_frame = 1518;
-		dp->pp[i].tx_chains = true;
-		dp->flood[dp->n_flood++] = i;
-		dp->wk[0].rxq[dp->wk[0].n++] =
-			(struct vsw_rxq_ref){.port = i, .q = 0};
+		snprintf(p[i]->up.conf.name, sizeof(p[i]->up.conf.name), "p%u",
+			 i);
+		p[i]->up.conf.mtu = 1500;
+		p[i]->up.tx_chains = true;
+		ports[i] = &p[i]->up;
 	}
-	vlan_keys(dp, mode);
+	if (strcmp(mode, "plain") != 0) {
+		struct vsw_port_conf pc[2] = {p[0]->up.conf, p[1]->up.conf};
+
+		vlan_keys(pc, mode);
+		p[0]->up.conf = pc[0];
+		p[1]->up.conf = pc[1];
+	}
+	/* the table by the switch's own builder (datapath/table_build.c) */
+	if (vsw_table_build(&src, dp, err, sizeof(err)) != 0) {
+		fprintf(stderr, "table: %s\n", err);
+		return 1;
+	}
 	vsw_fdb_add_static(fdb, vsw_fdb_key(B, dp->vlans ? 10 : 0), 1, 1);
 	for (unsigned int it = 0; it < iters; it++) {
 		uint64_t t0;

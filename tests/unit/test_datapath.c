@@ -38,7 +38,16 @@ struct env {
 	unsigned int n;
 	struct fake_port *p[MAX_P];
 	uint32_t now_s;
+	/* what the table is built from (rebuild(): datapath/table_build.c,
+	 * as control publishes it) */
+	struct vsw_switch_conf sw;
+	struct vsw_port *ports[VSW_MAX_PORTS]; /* NULL: not in the table */
+	int8_t owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	unsigned int lcores[2];
+	unsigned int n_workers;
 };
+
+#define TEST_HZ 1000000000ull /* the tables' TSC rate (storm limits) */
 
 static const uint8_t BCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 static const uint8_t MCAST[6] = {0x01, 0x00, 0x5e, 0x00, 0x00, 0x01};
@@ -58,17 +67,24 @@ static uint64_t key_of(const uint8_t m[6])
 	return vsw_fdb_key(m, 0);
 }
 
-/* Frames up to dp->fast_len fit every port: the rule of dp.c. */
-static void set_limits(struct env *e)
+/* The table from the env's ports and settings, by the switch's own
+ * builder; the rules are its, not the test's. */
+static void rebuild(struct env *e)
 {
-	e->dp->fast_len = UINT32_MAX;
-	for (unsigned int i = 0; i < e->n; i++) {
-		const struct vsw_table_port *pp = &e->dp->pp[i];
+	struct vsw_table_src src = {
+		.sw = &e->sw,
+		.ports = e->ports,
+		.owner = e->owner,
+		.lcores = e->lcores,
+		.n_workers = e->n_workers,
+		.hz = TEST_HZ,
+		.room = ROOM,
+	};
+	char err[VSW_ERR_MAX];
 
-		if (pp->max_frame < e->dp->fast_len)
-			e->dp->fast_len = pp->max_frame;
-		if (!pp->tx_chains && ROOM < e->dp->fast_len)
-			e->dp->fast_len = ROOM;
+	if (vsw_table_build(&src, e->dp, err, sizeof(err)) != 0) {
+		fprintf(stderr, "table build: %s\n", err);
+		exit(1);
 	}
 }
 
@@ -93,24 +109,26 @@ static void setup(struct env *e, unsigned int n)
 		fprintf(stderr, "out of memory\n");
 		exit(1);
 	}
-	memset(e->dp, 0, sizeof(*e->dp));
 	memset(e->w, 0, sizeof(*e->w));
-	e->dp->par.burst = 32;
-	e->dp->par.tx_retries = 2;
-	e->dp->par.poll_mode = VSW_POLL_BUSY;
+	e->sw.burst = 32;
+	e->sw.tx_retries = 2;
+	e->sw.poll_mode = VSW_POLL_BUSY;
+	e->lcores[0] = 1;
+	e->lcores[1] = 2;
+	e->n_workers = 1;
+	memset(e->owner, VSW_RXQ_UNASSIGNED, sizeof(e->owner));
 	for (unsigned int i = 0; i < n; i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "p%u", i);
 		e->p[i] = fake_port_create(name, (uint16_t)i, 1);
-		e->dp->ports[i] = &e->p[i]->up;
-		e->dp->pp[i].max_frame = 1518;
-		e->dp->pp[i].tx_chains = true;
-		e->dp->flood[e->dp->n_flood++] = (uint16_t)i;
-		e->dp->wk[0].rxq[e->dp->wk[0].n++] =
-			(struct vsw_rxq_ref){.port = (uint16_t)i, .q = 0};
+		snprintf(e->p[i]->up.conf.name, sizeof(e->p[i]->up.conf.name),
+			 "%s", name);
+		e->p[i]->up.conf.mtu = 1500;
+		e->p[i]->up.tx_chains = true;
+		e->ports[i] = &e->p[i]->up;
 	}
-	set_limits(e);
+	rebuild(e);
 }
 
 /* A frame @dst <- @src of @len bytes (header included) tagged @tag. */
@@ -382,25 +400,18 @@ static void test_hairpin(void)
 	teardown(&e);
 }
 
-/* @kv ("allowed-macs=...,allowed-ips=...") into port @p's table entry,
- * as control does. */
+/* @kv ("allowed-macs=...,allowed-ips=...") set on port @p, as port-set
+ * does, and the table rebuilt. */
 static void set_ips(struct env *e, unsigned int p, const char *kv)
 {
-	struct vsw_table_port *pp = &e->dp->pp[p];
-	struct vsw_port_conf pc;
 	char err[VSW_ERR_MAX];
 
-	memset(&pc, 0, sizeof(pc));
-	if (vsw_config_port_set_kv(&pc, kv, err, sizeof(err)) != 0) {
+	if (vsw_config_port_set_kv(&e->p[p]->up.conf, kv, err, sizeof(err)) !=
+	    0) {
 		fprintf(stderr, "%s\n", err);
 		exit(1);
 	}
-	pp->n_allowed = (uint8_t)pc.n_allowed;
-	for (unsigned int i = 0; i < pc.n_allowed; i++)
-		pp->allowed[i] = key_of(pc.allowed[i]) & VSW_FDB_MAC_MASK;
-	vsw_portsec_fill_ips(&pp->sec, &pc);
-	pp->check_ips = pc.n_ips > 0;
-	pp->guard = pp->n_allowed > 0 || pp->check_ips;
+	rebuild(e);
 }
 
 static void test_rx_drops(void)
@@ -460,7 +471,8 @@ static void test_tx_full(void)
 	struct env e;
 
 	setup(&e, 2);
-	e.dp->par.tx_retries = 3;
+	e.sw.tx_retries = 3;
+	rebuild(&e);
 	e.p[1]->tx_room = 0;
 	burst_to_b(&e, 5, 0);
 	/* one try and three retries, then all five dropped */
@@ -485,10 +497,10 @@ static void test_too_big(void)
 
 	setup(&e, 3);
 	for (unsigned int i = 0; i < 3; i++)
-		e.dp->pp[i].max_frame = 9018;
+		e.p[i]->up.conf.mtu = 9000;
 	/* p1's mtu is smaller: a 1200-byte flood skips p1 alone */
-	e.dp->pp[1].max_frame = 1018;
-	set_limits(&e);
+	e.p[1]->up.conf.mtu = 1000;
+	rebuild(&e);
 	push(&e, 0, frame(&e, BCAST, mac(0xa), 1200, 1));
 	push(&e, 0, frame(&e, BCAST, mac(0xa), 1000, 2));
 	poll(&e);
@@ -498,9 +510,9 @@ static void test_too_big(void)
 	check_counters(&e);
 	drain(&e);
 	/* p2 sends no chains: a chained frame skips p2 alone */
-	e.dp->pp[1].max_frame = 9018;
-	e.dp->pp[2].tx_chains = false;
-	set_limits(&e);
+	e.p[1]->up.conf.mtu = 9000;
+	e.p[2]->up.tx_chains = false;
+	rebuild(&e);
 	push(&e, 0, chain(&e, BCAST, mac(0xa), 2000, 500, 3));
 	poll(&e);
 	CHECK(ctrs(&e, 2)->drops[VSW_DROP_TOO_BIG] == 1);
@@ -510,7 +522,8 @@ static void test_too_big(void)
 	/* p1's guest has small rx buffers: its tx refuses the big frame,
 	 * which alone is dropped, without using up a retry */
 	e.p[1]->up.tx_refuses_big = true;
-	e.dp->par.tx_retries = 0;
+	e.sw.tx_retries = 0;
+	rebuild(&e);
 	burst_to_b(&e, 0, 0);
 	push(&e, 0, frame(&e, mac(0xb), mac(0xa), 64, 4));
 	push(&e, 0, frame(&e, mac(0xb), mac(0xa), 2000, 5));
@@ -536,11 +549,8 @@ static void test_port_gone(void)
 	CHECK(ctrs(&e, 1)->drops[VSW_DROP_PORT_DOWN] == 1);
 	CHECK(sent(&e, 2) == 0);
 	/* p1 leaves the table: its stale entry floods (to p2 alone) */
-	e.dp->ports[1] = NULL;
-	e.dp->flood[1] = 2;
-	e.dp->n_flood = 2;
-	e.dp->wk[0].rxq[1].port = 2;
-	e.dp->wk[0].n = 2;
+	e.ports[1] = NULL;
+	rebuild(&e);
 	push(&e, 0, frame(&e, mac(0xb), mac(0xa), 64, 2));
 	poll(&e);
 	CHECK(ctrs(&e, 0)->flooded == 1 && sent(&e, 2) == 1 &&
@@ -554,9 +564,19 @@ static void test_queues(void)
 	struct env e;
 
 	setup(&e, 3);
+	/* two workers: p0's two queues on worker 0 (its second appended,
+	 * as a pinned queue is), p2's queue pinned to worker 1 */
+	e.n_workers = 2;
 	e.p[0]->up.n_rxq = 2;
-	e.dp->wk[0].rxq[2] = (struct vsw_rxq_ref){.port = 0, .q = 1};
-	e.dp->wk[1].rxq[e.dp->wk[1].n++] = (struct vsw_rxq_ref){2, 0};
+	e.owner[2][0] = VSW_RXQ_UNASSIGNED;
+	e.p[2]->up.conf.n_lcores = 1;
+	e.p[2]->up.conf.lcores[0] = e.lcores[1];
+	e.owner[0][1] = VSW_RXQ_UNASSIGNED;
+	e.p[0]->up.conf.n_lcores = 1;
+	e.p[0]->up.conf.lcores[0] = e.lcores[0];
+	rebuild(&e);
+	CHECK(e.dp->wk[0].n == 3 && e.dp->wk[1].n == 1);
+	CHECK(e.owner[0][1] == 0 && e.owner[2][0] == 1);
 	fake_port_push(e.p[0], 1, frame(&e, BCAST, mac(0xa), 64, 1));
 	push(&e, 0, frame(&e, BCAST, mac(0xa), 64, 2));
 	push(&e, 2, frame(&e, BCAST, mac(0xc), 64, 3)); /* worker 1's */
@@ -597,7 +617,8 @@ static void test_flush_interval(void)
 	uint64_t fb, fc;
 
 	setup(&e, 3);
-	e.dp->par.burst = 8;
+	e.sw.burst = 8;
+	rebuild(&e);
 	burst_to_b(&e, 0, 0);
 	e.dp->par.flush_tsc = UINT64_MAX / 2;
 	for (uint32_t i = 0; i < 3; i++)
@@ -932,14 +953,14 @@ static void test_storm_bucket(void)
  * no credit comes back during the test, so each bucket passes its 32. */
 static void test_storm(void)
 {
-	const uint64_t hz = 1000000000;
 	const struct vsw_port_ctrs *c;
 	struct env e;
 
 	setup(&e, 3);
-	e.dp->pp[0].storm = true;
-	e.dp->pp[0].storm_cls[VSW_FRAME_BROADCAST] = vsw_storm_params(1, 1, hz);
-	e.dp->pp[0].storm_cls[VSW_FRAME_UNICAST] = vsw_storm_params(1, 1, hz);
+	e.p[0]->up.conf.storm_bcast_pps = 1;
+	e.p[0]->up.conf.storm_unknown_pps = 1;
+	rebuild(&e);
+	CHECK(e.dp->pp[0].storm && !e.dp->pp[1].storm);
 	burst_to_b(&e, 0, 0); /* B on p1 */
 	for (uint32_t i = 0; i < 100; i++) {
 		push(&e, 0, frame(&e, BCAST, mac(0xa), 64, i));
@@ -974,19 +995,15 @@ static void test_storm(void)
  */
 static void test_storm_stale(void)
 {
-	const uint64_t hz = 1000000000;
 	struct env e;
 
 	setup(&e, 3);
-	e.dp->pp[0].storm = true;
-	e.dp->pp[0].storm_cls[VSW_FRAME_UNICAST] = vsw_storm_params(1, 1, hz);
+	e.p[0]->up.conf.storm_unknown_pps = 1;
+	rebuild(&e);
 	/* a static entry for M on p1, then p1 leaves the table */
 	CHECK(vsw_fdb_add_static(e.fdb, key_of(mac(0x99)), 1, e.now_s) == 0);
-	e.dp->ports[1] = NULL;
-	e.dp->flood[1] = 2;
-	e.dp->n_flood = 2;
-	e.dp->wk[0].rxq[1].port = 2;
-	e.dp->wk[0].n = 2;
+	e.ports[1] = NULL;
+	rebuild(&e);
 	for (uint32_t i = 0; i < 1000; i++) {
 		push(&e, 0, frame(&e, mac(0x99), mac(0xa), 64, i));
 		if (i % 32 == 31)
@@ -1053,7 +1070,8 @@ static void test_random(void)
 				push(&e, p, frame(&e, dst, src, len, tag));
 			}
 		}
-		e.dp->par.burst = (uint16_t)(1 + rnd() % 64);
+		e.sw.burst = (uint16_t)(1 + rnd() % 64);
+		rebuild(&e);
 		while (poll(&e) > 0)
 			;
 		check_counters(&e);
@@ -1081,31 +1099,23 @@ static void test_random(void)
 
 /*
  * Port @id's VLAN settings: @kv as `vswctl port-set` takes them (through
- * the config parser), then the whole VLAN part of the table rebuilt the
- * way control/table.c does it.
+ * the config parser), then the table rebuilt.
  */
-static struct vsw_port_conf vconf[MAX_P];
-
 static void vlan_set(struct env *e, unsigned int id, const char *kv)
 {
 	char err[VSW_ERR_MAX];
 
-	if (vconf[id].name[0] == '\0')
-		snprintf(vconf[id].name, sizeof(vconf[id].name), "p%u", id);
-	if (vsw_config_port_set_kv(&vconf[id], kv, err, sizeof(err)) != 0) {
+	if (vsw_config_port_set_kv(&e->p[id]->up.conf, kv, err, sizeof(err)) !=
+	    0) {
 		fprintf(stderr, "port-set %s: %s\n", kv, err);
 		exit(1);
 	}
-	e->dp->vlans = false;
-	memset(e->dp->vlan_ports, 0, sizeof(e->dp->vlan_ports));
-	for (unsigned int i = 0; i < e->n; i++)
-		vsw_vlan_fill_port(e->dp, (uint16_t)i, &vconf[i]);
+	rebuild(e);
 }
 
 static void vlan_setup(struct env *e, unsigned int n)
 {
 	setup(e, n);
-	memset(vconf, 0, sizeof(vconf));
 }
 
 /*
@@ -1450,12 +1460,102 @@ static void bench(void)
 		       100.0 * ((double)best[v] - best[0]) / best[0]);
 }
 
+/*
+ * The table builder's rules (datapath/table_build.c), one by one: what a
+ * published table holds for given ports, owners and settings.
+ */
+static void test_table_build(void)
+{
+	struct env e;
+	char err[VSW_ERR_MAX];
+	struct vsw_table_src src;
+
+	setup(&e, 4);
+	e.n_workers = 2;
+	/* params: the flush interval and idle threshold in TSC cycles */
+	e.sw.tx_flush_interval_us = 50;
+	e.sw.idle_threshold_us = 7;
+	e.sw.burst = 16;
+	/* placement: p0 pinned to lcore 2 (worker 1) for both its queues;
+	 * p1's queue owned by worker 1 stays; p2's parked queue is polled by
+	 * nobody; p3's new queue goes to the least loaded worker (0) */
+	memset(e.owner, VSW_RXQ_UNASSIGNED, sizeof(e.owner));
+	e.p[0]->up.n_rxq = 2;
+	e.p[0]->up.conf.n_lcores = 1;
+	e.p[0]->up.conf.lcores[0] = e.lcores[1];
+	e.owner[1][0] = 1;
+	e.owner[2][0] = VSW_RXQ_PARKED;
+	rebuild(&e);
+	CHECK(e.dp->par.flush_tsc == TEST_HZ * 50 / 1000000);
+	CHECK(e.dp->par.idle_tsc == TEST_HZ * 7 / 1000000);
+	CHECK(e.dp->par.burst == 16);
+	CHECK(e.owner[0][0] == 1 && e.owner[0][1] == 1);
+	CHECK(e.owner[1][0] == 1 && e.owner[2][0] == VSW_RXQ_PARKED);
+	CHECK(e.owner[3][0] == 0);
+	CHECK(e.dp->wk[0].n == 1 && e.dp->wk[0].rxq[0].port == 3);
+	CHECK(e.dp->wk[1].n == 3);
+	CHECK(e.dp->n_flood == 4 && e.dp->ports[2] != NULL);
+	/* storm shares: p0's queues both on worker 1 -> one share; moved so
+	 * that two workers poll it, each gets half the rate */
+	e.p[0]->up.conf.storm_bcast_pps = 1000;
+	rebuild(&e);
+	CHECK(e.dp->pp[0].storm &&
+	      e.dp->pp[0].storm_cls[VSW_FRAME_BROADCAST].cost ==
+		      TEST_HZ / 1000);
+	e.owner[0][1] = 0;
+	e.p[0]->up.conf.n_lcores = 0;
+	rebuild(&e);
+	CHECK(e.dp->pp[0].storm_cls[VSW_FRAME_BROADCAST].cost == TEST_HZ / 500);
+	CHECK(!e.dp->pp[1].storm);
+	/* fast_len: the smallest mtu + 18, and the mbuf room for a port that
+	 * sends no chains */
+	e.p[2]->up.conf.mtu = 1000;
+	rebuild(&e);
+	CHECK(e.dp->fast_len == 1018 && e.dp->pp[2].max_frame == 1018);
+	e.p[2]->up.conf.mtu = 9000;
+	e.p[1]->up.conf.mtu = 9000;
+	e.p[0]->up.conf.mtu = 9000;
+	e.p[3]->up.conf.mtu = 9000;
+	e.p[3]->up.tx_chains = false;
+	rebuild(&e);
+	CHECK(e.dp->fast_len == ROOM);
+	/* VLANs: an access port of 10, a trunk of 10 and 20; p2 and p3
+	 * (no VLAN key) trunk every VLAN */
+	vlan_set(&e, 0, "tag=10");
+	vlan_set(&e, 1, "trunks=10,20");
+	CHECK(e.dp->vlans && e.dp->pp[0].access && e.dp->pp[0].vid0 == 10);
+	CHECK(e.dp->vlan_ports[10] == 0xf && e.dp->vlan_ports[20] == 0xe);
+	CHECK(e.dp->vlan_ports[30] == 0xc);
+	CHECK(e.dp->pp[0].untag_vid == 10 && e.dp->pp[1].untag_vid == 0);
+	/* allowed MACs: the port's guard */
+	set_ips(&e, 2, "allowed-macs=02:00:00:00:00:0c");
+	CHECK(e.dp->pp[2].guard && e.dp->pp[2].n_allowed == 1 &&
+	      !e.dp->pp[2].check_ips);
+	/* a queue pinned to an lcore that is no worker: refused, owners
+	 * and table untouched */
+	e.owner[3][0] = VSW_RXQ_UNASSIGNED;
+	e.p[3]->up.conf.n_lcores = 1;
+	e.p[3]->up.conf.lcores[0] = 9;
+	src = (struct vsw_table_src){&e.sw,	  e.ports, e.owner, e.lcores,
+				     e.n_workers, TEST_HZ, ROOM};
+	CHECK(vsw_table_build(&src, e.dp, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "pinned to lcore 9, which is not a worker") != NULL);
+	e.p[3]->up.conf.n_lcores = 0;
+	rebuild(&e);
+	e.ports[3] = NULL; /* p3 leaves: no table entry, not flooded to */
+	rebuild(&e);
+	CHECK(e.dp->ports[3] == NULL && e.dp->n_flood == 3);
+	e.ports[3] = &e.p[3]->up;
+	teardown(&e);
+}
+
 int main(void)
 {
 	if (getenv("VSW_DP_BENCH") != NULL) {
 		bench();
 		return TEST_EXIT();
 	}
+	RUN(test_table_build);
 	RUN(test_learning);
 	RUN(test_flood);
 	RUN(test_hairpin);
