@@ -10,7 +10,7 @@
  * in a port-set after its port-add.
  */
 #include "vsctl.h"
-#include "vswctl.h"
+#include "tools/telclient/telclient.h"
 
 #include <stdio.h>
 #include <stdlib.h>

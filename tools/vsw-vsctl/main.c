@@ -11,7 +11,7 @@
  * with SIGALRM after N seconds, as ovs-vsctl's does.
  */
 #include "vsctl.h"
-#include "vswctl.h"
+#include "tools/telclient/telclient.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * per port (64 at most).
  */
 #include "vsctl.h"
-#include "vswctl.h"
+#include "tools/telclient/telclient.h"
 
 #include <ctype.h>
 #include <stdarg.h>

@@ -8,7 +8,7 @@
  * escaped), so that os-vif can take line i as command i's result.
  */
 #include "vsctl.h"
-#include "vswctl.h"
+#include "tools/telclient/telclient.h"
 
 #include <ctype.h>
 #include <stdarg.h>

@@ -6,7 +6,7 @@
  * come in pages are fetched whole.
  */
 #define _GNU_SOURCE
-#include "vswctl.h"
+#include "telclient.h"
 
 #include <errno.h>
 #include <inttypes.h>

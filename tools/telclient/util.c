@@ -4,7 +4,7 @@
  * failure, integers and names from the command line, the clock.
  */
 #define _GNU_SOURCE /* vasprintf */
-#include "vswctl.h"
+#include "telclient.h"
 
 #include <errno.h>
 #include <stdarg.h>
