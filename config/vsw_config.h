@@ -209,6 +209,13 @@ int vsw_config_write(const struct vsw_config *cfg, FILE *f, char *err,
  */
 void vsw_config_overlay(struct vsw_config *cfg, const struct vsw_config *state);
 
+/* MACs as text, for config/ and the telemetry API alike: exactly
+ * "aa:bb:cc:dd:ee:ff" (17 characters, any case) into @mac, any MAC
+ * (callers refuse multicast where it matters); and back, lower case. */
+#define VSW_MAC_STR 18
+bool vsw_config_parse_mac(const char *s, size_t len, uint8_t mac[6]);
+void vsw_config_mac_str(const uint8_t mac[6], char buf[VSW_MAC_STR]);
+
 /* Where the state file is: state-file, or <run-dir>/vsw.state. */
 void vsw_config_state_path(const struct vsw_switch_conf *sw, char *buf,
 			   size_t len);

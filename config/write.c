@@ -195,10 +195,10 @@ static int put_fdb(struct wctx *w, const struct vsw_config *cfg)
 		fprintf(w->f, "\n[fdb]\n");
 	for (unsigned int i = 0; i < cfg->n_fdb; i++) {
 		const struct vsw_fdb_conf *fc = &cfg->fdb[i];
-		const uint8_t *m = fc->mac;
+		char mac[VSW_MAC_STR];
 
-		fprintf(w->f, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
-			m[3], m[4], m[5]);
+		vsw_config_mac_str(fc->mac, mac);
+		fprintf(w->f, "%s", mac);
 		if (fc->vlan != 0)
 			fprintf(w->f, "@%u", fc->vlan);
 		fprintf(w->f, " = %.*s\n", VSW_PORT_NAME_MAX - 1, fc->port);

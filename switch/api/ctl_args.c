@@ -78,25 +78,6 @@ static bool parse_ulong(const char *s, unsigned long max, unsigned long *v)
 	return errno == 0 && *end == '\0' && *v <= max;
 }
 
-static bool parse_mac(const char *s, uint8_t mac[6])
-{
-	for (int i = 0; i < 6; i++) {
-		char hex[3] = {0};
-		char *end;
-
-		if (s[0] == '\0' || s[1] == '\0' ||
-		    (i < 5 ? s[2] != ':' : s[2] != '\0'))
-			return false;
-		memcpy(hex, s, 2);
-		mac[i] = (uint8_t)strtoul(hex, &end, 16);
-		if (*end != '\0' || hex[0] == '+' || hex[0] == '-' ||
-		    hex[0] == ' ')
-			return false;
-		s += 3;
-	}
-	return true;
-}
-
 /* "N" or "vlan=N", 0..4095; absent = 0 */
 static bool parse_vlan(const char *s, unsigned long *vlan)
 {
@@ -226,7 +207,7 @@ static bool key_arg(char **f, int n, int vlan_at, struct vsw_args *a)
 	unsigned long vlan;
 	uint8_t mac[6];
 
-	if (!parse_mac(f[0], mac) ||
+	if (!vsw_config_parse_mac(f[0], strlen(f[0]), mac) ||
 	    !parse_vlan(n > vlan_at ? f[vlan_at] : NULL, &vlan) || (mac[0] & 1))
 		return false;
 	a->fdb_key = vsw_fdb_key(mac, (uint16_t)vlan);

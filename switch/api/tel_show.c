@@ -207,8 +207,7 @@ static void add_allowed_macs(struct rte_tel_data *d, const struct vsw_port *p)
 	for (unsigned int i = 0; i < p->conf.n_allowed; i++) {
 		const uint8_t *m = p->conf.allowed[i];
 
-		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
-			 m[0], m[1], m[2], m[3], m[4], m[5]);
+		vsw_config_mac_str(m, mac);
 		rte_tel_data_add_array_string(a, mac);
 	}
 	rte_tel_data_add_dict_container(d, "allowed_macs", a, 0);

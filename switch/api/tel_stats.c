@@ -37,8 +37,7 @@ static void add_fdb_entry(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 	if (c == NULL)
 		return;
 	vsw_fdb_key_mac(key, m);
-	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1],
-		 m[2], m[3], m[4], m[5]);
+	vsw_config_mac_str(m, mac);
 	snprintf(idx, sizeof(idx), "%" PRIu64, pos);
 	rte_tel_data_start_dict(c);
 	rte_tel_data_add_dict_string(c, "mac", mac);
