@@ -39,39 +39,37 @@ struct pctx {
 
 int cfg_bad_name(const struct pctx *c, const char *form);
 int cfg_bad_section(const struct pctx *c, const char *problem,
-		       const char *what);
+		    const char *what);
 int cfg_bad_value(const struct pctx *c, const char *key, const char *value,
-		     const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 const char *cfg_canon_key(enum vsw_key_sect sect, const char *key);
 int cfg_check_dup_keys(const struct pctx *c, enum vsw_key_sect sect,
-			  const struct rte_cfgfile_entry *e, int n);
+		       const struct rte_cfgfile_entry *e, int n);
 int cfg_check_path(const struct pctx *c, const struct vsw_key *k,
-		      const char *value);
+		   const char *value);
 int cfg_check_printable(const struct pctx *c, const char *key,
-			   const char *value);
+			const char *value);
 int cfg_check_sock_path(const struct pctx *c, const char *path);
 int cfg_check_vlan(const struct pctx *c, const struct vsw_port_conf *pc);
 bool cfg_copy_trimmed(char *dst, size_t size, const char *src, size_t len);
 void cfg_default_sock_path(char *buf, size_t len, const char *run_dir,
-			      const char *name);
+			   const char *name);
 int cfg_missing_key(const struct pctx *c, const char *key, const char *what);
 int cfg_parse_fdb(const struct pctx *c, const struct rte_cfgfile_entry *e,
-		     int n, struct vsw_config *cfg);
+		  int n, struct vsw_config *cfg);
 int cfg_parse_key(const struct pctx *c, const struct vsw_key *k,
-		     const char *value, void *conf);
+		  const char *value, void *conf);
 bool cfg_parse_mac(const char *s, size_t len, uint8_t mac[6]);
 int cfg_parse_port(const struct pctx *c, const char *name,
-		      const struct rte_cfgfile_entry *e, int n,
-		      struct vsw_port_conf *pc);
+		   const struct rte_cfgfile_entry *e, int n,
+		   struct vsw_port_conf *pc);
 int cfg_parse_switch(const struct pctx *c, const struct rte_cfgfile_entry *e,
-			int n, struct vsw_switch_conf *sw);
+		     int n, struct vsw_switch_conf *sw);
 int cfg_parse_switch_entry(const struct pctx *c, const char *key,
-			      const char *value, struct vsw_switch_conf *sw);
+			   const char *value, struct vsw_switch_conf *sw);
 int cfg_parse_uint(const char *s, unsigned int min, unsigned int max,
-		      unsigned int *out);
-int cfg_port_count_err(const struct vsw_config *cfg, char *err,
-			  size_t errlen);
+		   unsigned int *out);
+int cfg_port_count_err(const struct vsw_config *cfg, char *err, size_t errlen);
 void cfg_port_defaults(struct vsw_port_conf *pc, const char *name);
 const struct vsw_key *cfg_port_key(const char *key);
 void cfg_set_defaults(enum vsw_key_sect sect, void *conf);

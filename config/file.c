@@ -32,7 +32,7 @@ static int dispatch_section(const struct pctx *c,
 	if (strcmp(name, "switch") == 0) {
 		if (*seen_switch)
 			return cfg_bad_section(c, "duplicate section",
-					   "one [switch] section");
+					       "one [switch] section");
 		*seen_switch = true;
 		return cfg_parse_switch(c, e, n, &cfg->sw);
 	}
@@ -40,15 +40,15 @@ static int dispatch_section(const struct pctx *c,
 		return cfg_parse_fdb(c, e, n, cfg);
 	if (strncmp(name, "port ", 5) != 0 && strcmp(name, "port") != 0)
 		return cfg_bad_section(c, "unknown section",
-				   "[switch], [port NAME] or [fdb]");
+				       "[switch], [port NAME] or [fdb]");
 	name += name[4] == ' ' ? 5 : 4;
 	if (!vsw_config_port_name_ok(name))
 		return cfg_bad_name(c, "[port NAME] with NAME");
 	if (cfg->n_ports == VSW_MAX_PORTS) {
 		cfg_set_err(c,
-			"%s: [%s]: too many ports; expected at most %d "
-			"[port NAME] sections",
-			c->file, c->section, VSW_MAX_PORTS);
+			    "%s: [%s]: too many ports; expected at most %d "
+			    "[port NAME] sections",
+			    c->file, c->section, VSW_MAX_PORTS);
 		return -EINVAL;
 	}
 	ret = cfg_parse_port(c, name, e, n, &cfg->ports[cfg->n_ports]);
@@ -89,7 +89,7 @@ static int syntax_err(const struct pctx *c, unsigned int lineno,
 		      const char *text, const char *what)
 {
 	cfg_set_err(c, "%s: cannot read: line %u \"%s\": expected %s", c->file,
-		lineno, text, what);
+		    lineno, text, what);
 	return -EINVAL;
 }
 
@@ -127,10 +127,10 @@ static int check_line_bytes(const struct pctx *c, const char *line, size_t n,
 		if (b == 0 || (!comment && b != '\t' && b != '\r' &&
 			       (b < 0x20 || b > 0x7e))) {
 			cfg_set_err(c,
-				"%s: cannot read: line %u: byte 0x%02x at "
-				"column "
-				"%zu; expected printable ASCII",
-				c->file, lineno, (unsigned int)b, i + 1);
+				    "%s: cannot read: line %u: byte 0x%02x at "
+				    "column "
+				    "%zu; expected printable ASCII",
+				    c->file, lineno, (unsigned int)b, i + 1);
 			return -EINVAL;
 		}
 	}
@@ -244,18 +244,17 @@ static void set_default_paths(struct vsw_config *cfg)
 		pc = &cfg->ports[i];
 		if (pc->type == VSW_PORT_VHOST && pc->path[0] == '\0')
 			cfg_default_sock_path(pc->path, sizeof(pc->path),
-					  cfg->sw.run_dir, pc->name);
+					      cfg->sw.run_dir, pc->name);
 	}
 }
 
 /* FILE: N ports; expected 1..64 [port NAME] sections */
-int cfg_port_count_err(const struct vsw_config *cfg, char *err,
-			  size_t errlen)
+int cfg_port_count_err(const struct vsw_config *cfg, char *err, size_t errlen)
 {
 	struct pctx c = {cfg->source, "switch", err, errlen};
 
 	cfg_set_err(&c, "%s: %u ports; expected 1..%d [port NAME] sections",
-		cfg->source, cfg->n_ports, VSW_MAX_PORTS);
+		    cfg->source, cfg->n_ports, VSW_MAX_PORTS);
 	return -EINVAL;
 }
 

@@ -30,7 +30,7 @@ static int kv_item_err(const struct pctx *c, const char *s, size_t len,
 		       const char *what)
 {
 	cfg_set_err(c, "%s: [%s] \"%.*s\": expected %s", c->file, c->section,
-		(int)len, s, what);
+		    (int)len, s, what);
 	return -EINVAL;
 }
 
@@ -88,7 +88,7 @@ static int split_kv(const struct pctx *c, const char *s,
 		if (k != NULL && k->rest) /* devargs: the rest of @s */
 			len = strlen(s);
 		if (!cfg_copy_trimmed(e[n].value, CFG_VALUE_LEN, eq + 1,
-				  len - (eq + 1 - s)))
+				      len - (eq + 1 - s)))
 			return kv_item_err(c, s, len, "a shorter value");
 		n++;
 	}
@@ -124,10 +124,11 @@ int vsw_config_check_mbufs(const struct vsw_config *cfg, unsigned int n_workers,
 	if (cfg->sw.mbufs >= need)
 		return 0;
 	snprintf(v, sizeof(v), "%u", cfg->sw.mbufs);
-	return cfg_bad_value(&c, "mbufs", v,
-			 "at least %u for %u port(s) and %u worker(s) (ethdev "
-			 "descriptors, pool caches, tx buffers)",
-			 need, cfg->n_ports, n_workers);
+	return cfg_bad_value(
+		&c, "mbufs", v,
+		"at least %u for %u port(s) and %u worker(s) (ethdev "
+		"descriptors, pool caches, tx buffers)",
+		need, cfg->n_ports, n_workers);
 }
 
 bool vsw_config_devargs_is_pci(const char *devargs)
@@ -254,14 +255,14 @@ static int check_runtime_port(const struct pctx *c,
 		    : !in_list(sw->port_add_drivers, d,
 			       strcspn(d, "0123456789,")))
 		return cfg_bad_value(c, "devargs", d,
-				 "a driver listed in [switch] "
-				 "port-add-drivers (\"%s\"); other drivers "
-				 "only in the config file",
-				 sw->port_add_drivers);
+				     "a driver listed in [switch] "
+				     "port-add-drivers (\"%s\"); other drivers "
+				     "only in the config file",
+				     sw->port_add_drivers);
 	if (strncmp(d, "net_memif", 9) == 0 && memif_escapes(d, sw->run_dir))
 		return cfg_bad_value(c, "devargs", d,
-				 "a memif socket= path below run-dir %s",
-				 sw->run_dir);
+				     "a memif socket= path below run-dir %s",
+				     sw->run_dir);
 	return 0;
 }
 
@@ -315,7 +316,8 @@ int vsw_config_port_set_kv(struct vsw_port_conf *pc, const char *kvlist,
 
 		if (k == NULL || !k->runtime ||
 		    !(k->ports & (1u << tmp.type))) {
-			cfg_set_err(&c,
+			cfg_set_err(
+				&c,
 				"%s: [%s] %s: fixed when the port is added; "
 				"expected a key changeable at run time (%s)",
 				CMD_SOURCE, sect, e[i].name,
@@ -331,7 +333,6 @@ int vsw_config_port_set_kv(struct vsw_port_conf *pc, const char *kvlist,
 		*pc = tmp;
 	return ret;
 }
-
 
 bool vsw_config_switch_key_fixed(const char *key)
 {
@@ -351,11 +352,11 @@ int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 
 	if (vsw_config_switch_key_fixed(key)) {
 		cfg_set_err(&c,
-			"%s: [switch] %s: fixed at start-up; expected a "
-			"key other than %s",
-			CMD_SOURCE, key,
-			vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0,
-				      0));
+			    "%s: [switch] %s: fixed at start-up; expected a "
+			    "key other than %s",
+			    CMD_SOURCE, key,
+			    vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH,
+					  0, 0));
 		return -EPERM;
 	}
 	ret = cfg_parse_switch_entry(&c, key, value, &tmp);

@@ -70,17 +70,19 @@ static int check_watch_profile(const struct pctx *c, const struct vsw_key *k,
 
 	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
 		if (kv_sets(value, own[i]))
-			return cfg_bad_value(c, k->name, value,
-					 "port-add keys without %s (vsw sets "
-					 "type, path and mode)",
-					 own[i]);
+			return cfg_bad_value(
+				c, k->name, value,
+				"port-add keys without %s (vsw sets "
+				"type, path and mode)",
+				own[i]);
 	snprintf(kv, sizeof(kv), "type=vhost-user,mode=client,%s", value);
 	if (vsw_config_port_from_kv("watched", kv, NULL, &pc, inner,
 				    sizeof(inner)) < 0)
-		return cfg_bad_value(c, k->name, value,
-				 "port-add keys of a vhost-user client port "
-				 "(%s)",
-				 inner);
+		return cfg_bad_value(
+			c, k->name, value,
+			"port-add keys of a vhost-user client port "
+			"(%s)",
+			inner);
 	return 0;
 }
 
@@ -106,7 +108,7 @@ static int check_socket_keys(const struct pctx *c, const struct vsw_key *k,
 }
 
 int cfg_parse_switch_entry(const struct pctx *c, const char *key,
-			      const char *value, struct vsw_switch_conf *sw)
+			   const char *value, struct vsw_switch_conf *sw)
 {
 	const struct vsw_key *k =
 		vsw_key_find(VSW_SECT_SWITCH, key, strlen(key));
@@ -116,15 +118,15 @@ int cfg_parse_switch_entry(const struct pctx *c, const char *key,
 		return -EINVAL;
 	if (k == NULL)
 		return cfg_bad_value(c, key, value, "a [switch] key (%s)",
-				 vsw_keys_list(list, sizeof(list),
-					       VSW_SECT_SWITCH, 0, -1));
+				     vsw_keys_list(list, sizeof(list),
+						   VSW_SECT_SWITCH, 0, -1));
 	if (cfg_parse_key(c, k, value, sw) < 0)
 		return -EINVAL;
 	return check_socket_keys(c, k, value);
 }
 
 int cfg_parse_switch(const struct pctx *c, const struct rte_cfgfile_entry *e,
-			int n, struct vsw_switch_conf *sw)
+		     int n, struct vsw_switch_conf *sw)
 {
 	int i, ret;
 
@@ -169,7 +171,7 @@ static int parse_port_type(const struct pctx *c,
 		if (strcmp(e[i].name, k->name) == 0)
 			return cfg_parse_key(c, k, e[i].value, pc);
 	return cfg_missing_key(c, k->name,
-			   vsw_key_choices_str(k, what, sizeof(what)));
+			       vsw_key_choices_str(k, what, sizeof(what)));
 }
 
 static int parse_port_entry(const struct pctx *c,
@@ -184,14 +186,15 @@ static int parse_port_entry(const struct pctx *c,
 		return -EINVAL;
 	if (k == NULL)
 		return cfg_bad_value(c, e->name, e->value, "a port key (%s)",
-				 vsw_keys_list(list, sizeof(list),
-					       VSW_SECT_PORT, VSW_KEY_ANY, -1));
+				     vsw_keys_list(list, sizeof(list),
+						   VSW_SECT_PORT, VSW_KEY_ANY,
+						   -1));
 	if (!(k->ports & (1u << pc->type)))
-		return cfg_bad_value(c, e->name, e->value, "%s %s port key (%s)",
-				 strchr("aeiou", type[0]) ? "an" : "a", type,
-				 vsw_keys_list(list, sizeof(list),
-					       VSW_SECT_PORT, 1u << pc->type,
-					       -1));
+		return cfg_bad_value(
+			c, e->name, e->value, "%s %s port key (%s)",
+			strchr("aeiou", type[0]) ? "an" : "a", type,
+			vsw_keys_list(list, sizeof(list), VSW_SECT_PORT,
+				      1u << pc->type, -1));
 	return cfg_parse_key(c, k, e->value, pc);
 }
 
@@ -224,7 +227,6 @@ static const struct vsw_key *missing_port_key(const struct rte_cfgfile_entry *e,
 	return NULL;
 }
 
-
 /* The keys together: what a mode needs (a tag) and refuses. */
 int cfg_check_vlan(const struct pctx *c, const struct vsw_port_conf *pc)
 {
@@ -235,19 +237,20 @@ int cfg_check_vlan(const struct pctx *c, const struct vsw_port_conf *pc)
 	snprintf(v, sizeof(v), "%u", pc->tag);
 	if (m == VSW_VLAN_TRUNK && pc->tag != 0)
 		return cfg_bad_value(c, "tag", v,
-				 "0 on a trunk port (vlan-mode = access, "
-				 "native-untagged or native-tagged take a "
-				 "tag)");
+				     "0 on a trunk port (vlan-mode = access, "
+				     "native-untagged or native-tagged take a "
+				     "tag)");
 	if (m != VSW_VLAN_TRUNK && pc->tag == 0)
 		return cfg_bad_value(c, "vlan-mode", mode,
-				 "a tag = 1..%d with it (or vlan-mode = "
-				 "trunk)",
-				 VSW_VLAN_DEAD);
+				     "a tag = 1..%d with it (or vlan-mode = "
+				     "trunk)",
+				     VSW_VLAN_DEAD);
 	if (m == VSW_VLAN_ACCESS && pc->trunks_set)
-		return cfg_bad_value(c, "trunks",
-				 (vsw_config_trunks_str(pc, t, sizeof(t)), t),
-				 "all on an access port (trunks apply to "
-				 "vlan-mode = trunk and native-*)");
+		return cfg_bad_value(
+			c, "trunks",
+			(vsw_config_trunks_str(pc, t, sizeof(t)), t),
+			"all on an access port (trunks apply to "
+			"vlan-mode = trunk and native-*)");
 	return 0;
 }
 
@@ -261,17 +264,18 @@ static int check_client_socket(const struct pctx *c,
 	for (int i = 0; i < n; i++) /* "" and 0 say "the switch's": fine */
 		if (strncmp(e[i].name, "socket-", 7) == 0 &&
 		    e[i].value[0] != '\0' && strcmp(e[i].value, "0") != 0)
-			return cfg_bad_value(c, e[i].name, e[i].value,
-					 "no %s on a mode = client port (its "
-					 "socket is QEMU's)",
-					 e[i].name);
+			return cfg_bad_value(
+				c, e[i].name, e[i].value,
+				"no %s on a mode = client port (its "
+				"socket is QEMU's)",
+				e[i].name);
 	return 0;
 }
 
 /* Parse one port's entries; a vhost path left empty gets its default later. */
 int cfg_parse_port(const struct pctx *c, const char *name,
-		      const struct rte_cfgfile_entry *e, int n,
-		      struct vsw_port_conf *pc)
+		   const struct rte_cfgfile_entry *e, int n,
+		   struct vsw_port_conf *pc)
 {
 	const struct vsw_key *miss;
 	int i, ret;
@@ -308,20 +312,20 @@ static int parse_fdb_entry(const struct pctx *c, const char *key,
 	    (key[mlen] == '@' &&
 	     cfg_parse_uint(key + mlen + 1, 0, FDB_VLAN_MAX, &vlan) < 0))
 		return cfg_bad_value(c, key, value,
-				 "a key MAC or MAC@VLAN (a unicast MAC "
-				 "aa:bb:cc:dd:ee:ff, VLAN 0..%d)",
-				 FDB_VLAN_MAX);
+				     "a key MAC or MAC@VLAN (a unicast MAC "
+				     "aa:bb:cc:dd:ee:ff, VLAN 0..%d)",
+				     FDB_VLAN_MAX);
 	if (!vsw_config_port_name_ok(value))
 		return cfg_bad_value(c, key, value,
-				 "a port name of 1..%d " NAME_RULE,
-				 VSW_PORT_NAME_MAX - 1);
+				     "a port name of 1..%d " NAME_RULE,
+				     VSW_PORT_NAME_MAX - 1);
 	fc->vlan = (uint16_t)vlan;
 	snprintf(fc->port, sizeof(fc->port), "%s", value);
 	return 0;
 }
 
 int cfg_parse_fdb(const struct pctx *c, const struct rte_cfgfile_entry *e,
-		     int n, struct vsw_config *cfg)
+		  int n, struct vsw_config *cfg)
 {
 	for (int i = 0; i < n; i++) {
 		struct vsw_fdb_conf *fc = &cfg->fdb[cfg->n_fdb];
@@ -329,8 +333,8 @@ int cfg_parse_fdb(const struct pctx *c, const struct rte_cfgfile_entry *e,
 
 		if (cfg->n_fdb == VSW_MAX_STATIC_FDB)
 			return cfg_bad_value(c, e[i].name, e[i].value,
-					 "at most %d static entries",
-					 VSW_MAX_STATIC_FDB);
+					     "at most %d static entries",
+					     VSW_MAX_STATIC_FDB);
 		ret = parse_fdb_entry(c, e[i].name, e[i].value, fc);
 		if (ret < 0)
 			return ret;
@@ -338,7 +342,7 @@ int cfg_parse_fdb(const struct pctx *c, const struct rte_cfgfile_entry *e,
 			if (memcmp(cfg->fdb[j].mac, fc->mac, 6) == 0 &&
 			    cfg->fdb[j].vlan == fc->vlan)
 				return cfg_bad_value(c, e[i].name, e[i].value,
-						 "each MAC and VLAN once");
+						     "each MAC and VLAN once");
 		cfg->n_fdb++;
 	}
 	return 0;

@@ -76,7 +76,6 @@ void vsw_config_trunks_str(const struct vsw_port_conf *pc, char *buf,
 	}
 }
 
-
 void vsw_config_allowed_str(const struct vsw_port_conf *pc, char *buf,
 			    size_t len)
 {

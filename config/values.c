@@ -52,8 +52,8 @@ static int kind_uint(const struct pctx *c, const struct vsw_key *k,
 {
 	if (cfg_parse_uint(value, k->min, k->max, field) < 0)
 		return cfg_bad_value(c, k->name, value, "%s in %u..%u%s",
-				 k->noun ? k->noun : "an integer", k->min,
-				 k->max, k->note ? k->note : "");
+				     k->noun ? k->noun : "an integer", k->min,
+				     k->max, k->note ? k->note : "");
 	return 0;
 }
 
@@ -72,17 +72,17 @@ static int kind_choice(const struct pctx *c, const struct vsw_key *k,
 		return 0;
 	}
 	return cfg_bad_value(c, k->name, value, "%s",
-			 vsw_key_choices_str(k, what, sizeof(what)));
+			     vsw_key_choices_str(k, what, sizeof(what)));
 }
 
 int cfg_check_path(const struct pctx *c, const struct vsw_key *k,
-		      const char *value)
+		   const char *value)
 {
 	if (value[0] != '/' || strnlen(value, k->max) >= k->max)
 		return cfg_bad_value(c, k->name, value,
-				 "an absolute path shorter than %u "
-				 "characters%s",
-				 k->max, k->note ? k->note : "");
+				     "an absolute path shorter than %u "
+				     "characters%s",
+				     k->max, k->note ? k->note : "");
 	return 0;
 }
 
@@ -105,10 +105,11 @@ static int kind_string(const struct pctx *c, const struct vsw_key *k,
 	    (k->charset != NULL && strspn(value, k->charset) != n)) {
 		if (k->min > 0)
 			return cfg_bad_value(c, k->name, value,
-					 "%s, %u..%u characters", k->what,
-					 k->min, k->max);
-		return cfg_bad_value(c, k->name, value, "%s, at most %u characters",
-				 k->what, k->max);
+					     "%s, %u..%u characters", k->what,
+					     k->min, k->max);
+		return cfg_bad_value(c, k->name, value,
+				     "%s, at most %u characters", k->what,
+				     k->max);
 	}
 	if (k->account != VSW_ACCT_NONE && n > 0 &&
 	    vsw_config_account_id(value, k->account == VSW_ACCT_GROUP,
@@ -158,8 +159,9 @@ static int kind_octal(const struct pctx *c, const struct vsw_key *k,
 	v = strtoul(value, &end, 8);
 	if (value[0] != '0' || *end != '\0' || errno != 0 || v > k->max ||
 	    ((v & k->min) != k->min && (v != 0 || k->dflt != NULL)))
-		return cfg_bad_value(c, k->name, value, "%s %04o..%04o%s", k->what,
-				 k->min, k->max, k->note ? k->note : "");
+		return cfg_bad_value(c, k->name, value, "%s %04o..%04o%s",
+				     k->what, k->min, k->max,
+				     k->note ? k->note : "");
 	*(unsigned int *)field = (unsigned int)v;
 	return 0;
 }
@@ -198,10 +200,10 @@ static int kind_lcores(const struct pctx *c, const struct vsw_key *k,
 		    !cfg_copy_trimmed(item, sizeof(item), p, len) ||
 		    cfg_parse_uint(item, k->min, k->max, &pc->lcores[n]) < 0)
 			return cfg_bad_value(c, k->name, value,
-					 "a comma-separated list of 1..%zu "
-					 "lcore ids (%u..%u)",
-					 ARRAY_SIZE(pc->lcores), k->min,
-					 k->max);
+					     "a comma-separated list of 1..%zu "
+					     "lcore ids (%u..%u)",
+					     ARRAY_SIZE(pc->lcores), k->min,
+					     k->max);
 		n++;
 		if (p[len] == '\0')
 			break;
@@ -244,10 +246,11 @@ static int kind_words(const struct pctx *c, const struct vsw_key *k,
 			break;
 		len = strcspn(p, " ");
 		if (i == k->max || i == cap || !one(p, len, list, i))
-			return cfg_bad_value(c, k->name, value,
-					 "\"any\" or %u..%u %s separated by "
-					 "spaces",
-					 k->min, k->max, what);
+			return cfg_bad_value(
+				c, k->name, value,
+				"\"any\" or %u..%u %s separated by "
+				"spaces",
+				k->min, k->max, what);
 		i++;
 		p += len;
 	}
@@ -269,9 +272,9 @@ static int bad_vlans(const struct pctx *c, const struct vsw_key *k,
 		     const char *value)
 {
 	return cfg_bad_value(c, k->name, value,
-			 "\"all\", or VLAN ids %u..%u and ranges LOW-HIGH "
-			 "separated by commas (e.g. 10,20-30)",
-			 k->min, k->max);
+			     "\"all\", or VLAN ids %u..%u and ranges LOW-HIGH "
+			     "separated by commas (e.g. 10,20-30)",
+			     k->min, k->max);
 }
 
 /*
@@ -411,7 +414,7 @@ static kind_fn *const kind_parse[] = {
 
 /* Parse @value of key @k into its field of @conf (switch or port conf). */
 int cfg_parse_key(const struct pctx *c, const struct vsw_key *k,
-		     const char *value, void *conf)
+		  const char *value, void *conf)
 {
 	if (k->deprecated)
 		warn_deprecated(c, k);
@@ -437,7 +440,7 @@ const char *cfg_canon_key(enum vsw_key_sect sect, const char *key)
 }
 
 int cfg_check_dup_keys(const struct pctx *c, enum vsw_key_sect sect,
-			  const struct rte_cfgfile_entry *e, int n)
+		       const struct rte_cfgfile_entry *e, int n)
 {
 	int i, j;
 
@@ -447,12 +450,12 @@ int cfg_check_dup_keys(const struct pctx *c, enum vsw_key_sect sect,
 				   cfg_canon_key(sect, e[j].name)))
 				continue;
 			if (strcmp(e[i].name, e[j].name) == 0)
-				return cfg_bad_value(c, e[i].name, e[i].value,
-						 "%s only once in a section",
-						 e[i].name);
+				return cfg_bad_value(
+					c, e[i].name, e[i].value,
+					"%s only once in a section", e[i].name);
 			return cfg_bad_value(c, e[i].name, e[i].value,
-					 "only one of %s and %s", e[j].name,
-					 e[i].name);
+					     "only one of %s and %s", e[j].name,
+					     e[i].name);
 		}
 	}
 	return 0;

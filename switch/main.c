@@ -31,6 +31,7 @@
 #include "eal_args.h"
 #include "notify.h"
 #include "api/tel.h"
+#include "help.h"
 #include "switch.h"
 #include "config/vsw_keys.h"
 
@@ -38,37 +39,10 @@ struct app_opts {
 	const char *config;
 	const char *run_dir;
 	bool check;
-	bool help_config, markdown;
+	bool help_config, help_counters, markdown;
 	bool print_config, reset_state;
 	char state_note[VSW_ERR_MAX]; /* logged once running */
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: vsw [EAL args] -- [-c FILE] [--check] [--reset-state]\n"
-		"  -c, --config FILE  switch config (INI); default: two "
-		"vhost-user ports vm0, vm1\n"
-		"                     in the run directory\n"
-		"  -r, --run-dir DIR  run directory of the embedded default "
-		"(default /run/vsw)\n"
-		"  --check            validate the config (and state file), "
-		"exit\n"
-		"  --print-config     print the config vsw would start with "
-		"(the\n"
-		"                     state file over the config file), exit\n"
-		"  --reset-state      start from the config file: the state "
-		"file\n"
-		"                     (run-time changes) is moved to "
-		"STATE.old\n"
-		"  --help-config [--markdown]\n"
-		"                     every config key: type, range, default, "
-		"run time, help\n"
-		"  -h, --help         this text\n"
-		"EAL defaults added when absent: --file-prefix vsw; --no-huge "
-		"-m 1024 when no\nhugepage is free. vswctl talks to the "
-		"telemetry socket of that prefix.\n");
-}
 
 /* Parse the part after "--". Returns 0, 1 (help shown) or -EINVAL. */
 static int parse_app_args(int argc, char **argv, struct app_opts *o)
@@ -79,6 +53,7 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 		{"run-dir", required_argument, NULL, 'r'},
 		{"help", no_argument, NULL, 'h'},
 		{"help-config", no_argument, NULL, 'K'},
+		{"help-counters", no_argument, NULL, 'N'},
 		{"markdown", no_argument, NULL, 'M'},
 		{"print-config", no_argument, NULL, 'P'},
 		{"reset-state", no_argument, NULL, 'R'},
@@ -100,10 +75,13 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 			o->run_dir = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			vsw_help_usage(stdout);
 			return 1;
 		case 'K':
 			o->help_config = true;
+			break;
+		case 'N':
+			o->help_counters = true;
 			break;
 		case 'M':
 			o->markdown = true;
@@ -127,8 +105,11 @@ static int parse_app_args(int argc, char **argv, struct app_opts *o)
 			argv[optind]);
 		return -EINVAL;
 	}
-	if (o->help_config) {
-		vsw_keys_print(stdout, o->markdown);
+	if (o->help_config || o->help_counters) {
+		if (o->help_config)
+			vsw_keys_print(stdout, o->markdown);
+		else
+			vsw_help_counters(stdout, o->markdown);
 		return 1;
 	}
 	if (o->run_dir != NULL && (o->config != NULL || o->run_dir[0] != '/')) {
@@ -214,6 +195,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	if (argc > 1 && (strcmp(argv[1], "--help-config") == 0 ||
+			 strcmp(argv[1], "--help-counters") == 0 ||
 			 strcmp(argv[1], "--print-config") == 0))
 		sep = 0; /* vsw --help-config: no EAL arguments */
 	rc = parse_app_args(argc - sep, argv + sep, &o);

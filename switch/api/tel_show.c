@@ -299,7 +299,6 @@ static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 	rte_tel_data_add_dict_u64(d, "max_macs", p->conf.max_macs);
 	rte_tel_data_add_dict_u64(d, "fdb_entries",
 				  vsw_fdb_port_count(ctl->rt->fdb, p->id));
-	rte_tel_data_add_dict_u64(d, "macs_limited", s.macs_limited);
 	add_allowed_macs(d, p);
 	add_vlans(d, p);
 	add_allowed_ips(d, p);
@@ -308,14 +307,12 @@ static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 	rte_tel_data_add_dict_u64(d, "connects", p->connects);
 	rte_tel_data_add_dict_u64(d, "tx_queues_shared", pi.tx_queues_shared);
 	rte_tel_data_add_dict_u64(d, "disconnects", p->disconnects);
-	rte_tel_data_add_dict_u64(d, "rx_packets", s.rx_packets);
-	rte_tel_data_add_dict_u64(d, "rx_bytes", s.rx_bytes);
-	rte_tel_data_add_dict_u64(d, "tx_packets", s.tx_packets);
-	rte_tel_data_add_dict_u64(d, "tx_bytes", s.tx_bytes);
-	rte_tel_data_add_dict_u64(d, "unicast", s.unicast);
-	rte_tel_data_add_dict_u64(d, "flooded", s.flooded);
-	rte_tel_data_add_dict_u64(d, "flood_copies", s.flood_copies);
-	rte_tel_data_add_dict_u64(d, "tx_flushes", s.tx_flushes);
+	/* the counters: the CTR rows of config/vsw_counters.h */
+#define VSW_CTR_TEL_CTR(k) rte_tel_data_add_dict_u64(d, #k, s.k);
+#define VSW_CTR_TEL_PORT(k)
+#define X(k, src, prom, type, help) VSW_CTR_TEL_##src(k)
+	VSW_PORT_COUNTERS(X)
+#undef X
 	add_flush_stats(d, &s);
 	add_queue_totals(ctl, d, p);
 	rte_tel_data_add_dict_u64(d, "drops", vsw_port_drops_total(&s));

@@ -15,22 +15,26 @@
 
 #include <stdint.h>
 
-/* X(ENUM, telemetry key suffix, side, description) */
+#include "config/vsw_counters.h"
+
+/* X(ENUM, telemetry key suffix, side, description: docs/telemetry.md) */
 #define VSW_DROP_REASONS(X)                                                    \
 	X(RUNT, runt, rx, "frame shorter than its L2 header")                  \
-	X(SRC_MULTICAST, src_multicast, rx, "group bit set in source MAC")     \
+	X(SRC_MULTICAST, src_multicast, rx, "group bit set in the source MAC") \
 	X(OVERSIZE, oversize, rx, "longer than the ingress port's mtu + 18")   \
 	X(SRC_NOT_ALLOWED, src_not_allowed, rx,                                \
 	  "source MAC not in the port's allowed-macs")                         \
 	X(VLAN_TAGGED_ON_ACCESS, vlan_tagged_on_access, rx,                    \
 	  "802.1Q-tagged frame (VID 1..4095) on an access port")               \
 	X(VLAN_QINQ, vlan_qinq, rx,                                            \
-	  "on an access port: an S-tag (0x88a8) or a second tag")              \
+	  "on an access port: an S-tagged frame (0x88a8, 0x9100, 0x9200), or " \
+	  "one with a second tag")                                             \
 	X(VLAN_NOT_ALLOWED, vlan_not_allowed, rx,                              \
-	  "VLAN the ingress port does not carry (trunks, native VLAN)")        \
+	  "a VLAN the ingress port does not carry (`trunks`; untagged on a "   \
+	  "trunk without VLAN 0 or a native VLAN)")                            \
 	X(SRC_IP_NOT_ALLOWED, src_ip_not_allowed, rx,                          \
-	  "IPv4/IPv6 source not in the port's allowed-ips (or the header "     \
-	  "cut short)")                                                        \
+	  "IPv4/IPv6 source not in the port's allowed-ips (or the header cut " \
+	  "short)")                                                            \
 	X(ARP_SPOOF, arp_spoof, rx,                                            \
 	  "ARP sender IP not in allowed-ips, or sender MAC not the frame's "   \
 	  "source (allowed-macs set)")                                         \
@@ -46,11 +50,13 @@
 	X(HAIRPIN, hairpin, rx, "destination learned on the ingress port")     \
 	X(NO_PORT, no_port, rx, "flood with no other port up")                 \
 	X(UNPOLLED, unpolled, rx,                                              \
-	  "sent on a guest queue pair above the port's queues")                \
-	X(TX_FULL, tx_full, tx, "output queue full after retries")             \
+	  "sent on a guest queue pair above the port's queues (drained by "    \
+	  "the control thread; also counted in `rx_packets`)")                 \
+	X(TX_FULL, tx_full, tx, "output queue full after `tx-retries`")        \
 	X(TOO_BIG, too_big, tx,                                                \
-	  "longer than the output's mtu + 18 or its guest's buffers, or "      \
-	  "chained for a port that sends no chains")                           \
+	  "longer than the output's mtu + 18 or its guest's buffers (1518 "    \
+	  "bytes without mergeable rx buffers), or chained for a port that "   \
+	  "sends no chains")                                                   \
 	X(PORT_DOWN, port_down, tx, "output port down or guest gone")          \
 	X(VLAN_NO_ROOM, vlan_no_room, tx,                                      \
 	  "no headroom or mbuf to add or strip the output's VLAN tag")
@@ -72,16 +78,14 @@ static inline unsigned int vsw_flush_bucket(unsigned int n)
 	return b < VSW_FLUSH_BUCKETS - 1 ? b : VSW_FLUSH_BUCKETS - 1;
 }
 
+/* The counters of a port: the CTR rows of config/vsw_counters.h, in its
+ * order, then the flush histogram and the drops by reason. */
+#define VSW_CTR_FIELD_CTR(k) uint64_t k;
+#define VSW_CTR_FIELD_PORT(k)
 struct vsw_port_ctrs {
-	uint64_t rx_packets;
-	uint64_t rx_bytes;
-	uint64_t tx_packets;
-	uint64_t tx_bytes;
-	uint64_t unicast;      /* rx packets sent to one learned port */
-	uint64_t flooded;      /* rx packets flooded (bcast, mcast, unknown) */
-	uint64_t flood_copies; /* copies those floods made (one per output) */
-	uint64_t tx_flushes;   /* tx bursts handed to the port */
-	uint64_t macs_limited; /* new source MACs not learned: max-macs hit */
+#define X(k, src, prom, type, help) VSW_CTR_FIELD_##src(k)
+	VSW_PORT_COUNTERS(X)
+#undef X
 	/* flushes by size: 1, 2-3, 4-7, 8-15, 16-31, 32+ packets */
 	uint64_t flush_hist[VSW_FLUSH_BUCKETS];
 	uint64_t drops[VSW_DROP_MAX];
@@ -89,6 +93,9 @@ struct vsw_port_ctrs {
 
 /* stats.c */
 extern const char *const vsw_drop_names[VSW_DROP_MAX];
+/* Each reason's side ("rx", "tx") and meaning, for the docs table. */
+extern const char *const vsw_drop_sides[VSW_DROP_MAX];
+extern const char *const vsw_drop_descs[VSW_DROP_MAX];
 uint64_t vsw_port_drops_total(const struct vsw_port_ctrs *c);
 
 #endif /* VSW_STATS_H */

@@ -6,6 +6,7 @@
  * /vsw/workers, /vsw/fdb/stats.
  */
 #define _GNU_SOURCE /* open_memstream */
+#include "config/vsw_counters.h"
 #include "vswctl.h"
 
 #include <stdarg.h>
@@ -200,46 +201,11 @@ static void port_state_metrics(const struct scrape *s, const struct target *t)
 
 static void port_metrics(const struct scrape *s)
 {
+	/* config/vsw_counters.h: the port's counters and gauges */
 	static const struct fam fams[] = {
-		{"rx_packets", "vsw_port_rx_packets_total", "counter",
-		 "Packets received"},
-		{"rx_bytes", "vsw_port_rx_bytes_total", "counter",
-		 "Bytes received"},
-		{"tx_packets", "vsw_port_tx_packets_total", "counter",
-		 "Packets sent"},
-		{"tx_bytes", "vsw_port_tx_bytes_total", "counter",
-		 "Bytes sent"},
-		{"unicast", "vsw_port_unicast_total", "counter",
-		 "Received packets forwarded to their one known port"},
-		{"flooded", "vsw_port_flooded_total", "counter",
-		 "Received packets flooded to every other port"},
-		{"flood_copies", "vsw_port_flood_copies_total", "counter",
-		 "Copies the port's flooded packets made, one per output"},
-		{"macs_limited", "vsw_port_macs_limited_total", "counter",
-		 "New source MACs not learned: the port was at max-macs"},
-		{"tx_flushes", "vsw_port_tx_flushes_total", "counter",
-		 "Transmit bursts"},
-		{"connects", "vsw_port_connects_total", "counter",
-		 "Guest connections (vhost-user)"},
-		{"disconnects", "vsw_port_disconnects_total", "counter",
-		 "Guest disconnections (vhost-user)"},
-		{"guest_kicks", "vsw_port_guest_kicks_total", "counter",
-		 "Guest notifications that arrived, all queues"},
-		{"guest_calls", "vsw_port_guest_calls_total", "counter",
-		 "Interrupts sent to the guest, all queues"},
-		{"queues", "vsw_port_queues", "gauge", "Rx queues polled"},
-		{"queues_max", "vsw_port_queues_max", "gauge",
-		 "Rx queues the port may have polled (queues key)"},
-		{"guest_queue_pairs", "vsw_port_guest_queue_pairs", "gauge",
-		 "Queue pairs the guest has (vhost-user)"},
-		{"mtu", "vsw_port_mtu", "gauge",
-		 "MTU: frames up to mtu + 18 bytes pass"},
-		{"max_macs", "vsw_port_max_macs", "gauge",
-		 "Learned MACs the port may hold (0: no limit)"},
-		{"fdb_entries", "vsw_port_fdb_entries", "gauge",
-		 "MAC table entries of the port"},
-		{"tx_queues_shared", "vsw_port_tx_queues_shared", "gauge",
-		 "1 when workers share tx queues"},
+#define X(k, src, prom, type, help) {#k, prom, type, help},
+		VSW_PORT_COUNTERS(X)
+#undef X
 	};
 	struct target *t = calloc(s->nports + 1, sizeof(*t));
 
