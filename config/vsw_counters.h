@@ -20,46 +20,46 @@
 #define VSW_COUNTERS_H
 
 #define VSW_PORT_COUNTERS(X)                                                   \
-	X(rx_packets, CTR, "vsw_port_rx_packets_total", "counter",            \
+	X(rx_packets, CTR, "vsw_port_rx_packets_total", "counter",             \
 	  "Packets received")                                                  \
-	X(rx_bytes, CTR, "vsw_port_rx_bytes_total", "counter",                \
+	X(rx_bytes, CTR, "vsw_port_rx_bytes_total", "counter",                 \
 	  "Bytes received")                                                    \
-	X(tx_packets, CTR, "vsw_port_tx_packets_total", "counter",            \
+	X(tx_packets, CTR, "vsw_port_tx_packets_total", "counter",             \
 	  "Packets sent")                                                      \
-	X(tx_bytes, CTR, "vsw_port_tx_bytes_total", "counter", "Bytes sent")  \
-	X(unicast, CTR, "vsw_port_unicast_total", "counter",                  \
+	X(tx_bytes, CTR, "vsw_port_tx_bytes_total", "counter", "Bytes sent")   \
+	X(unicast, CTR, "vsw_port_unicast_total", "counter",                   \
 	  "Received packets forwarded to their one known port")                \
-	X(flooded, CTR, "vsw_port_flooded_total", "counter",                  \
+	X(flooded, CTR, "vsw_port_flooded_total", "counter",                   \
 	  "Received packets flooded (broadcast, multicast, unknown "           \
 	  "destination)")                                                      \
-	X(flood_copies, CTR, "vsw_port_flood_copies_total", "counter",        \
+	X(flood_copies, CTR, "vsw_port_flood_copies_total", "counter",         \
 	  "Copies the port's flooded packets made, one per output that was "   \
 	  "up")                                                                \
-	X(tx_flushes, CTR, "vsw_port_tx_flushes_total", "counter",            \
+	X(tx_flushes, CTR, "vsw_port_tx_flushes_total", "counter",             \
 	  "Transmit bursts handed to the port")                                \
-	X(macs_limited, CTR, "vsw_port_macs_limited_total", "counter",        \
+	X(macs_limited, CTR, "vsw_port_macs_limited_total", "counter",         \
 	  "New source MACs not learned: the port held max-macs entries "       \
 	  "(about one per frame, not per MAC)")                                \
-	X(connects, PORT, "vsw_port_connects_total", "counter",               \
+	X(connects, PORT, "vsw_port_connects_total", "counter",                \
 	  "Guest connections (vhost-user)")                                    \
-	X(disconnects, PORT, "vsw_port_disconnects_total", "counter",         \
+	X(disconnects, PORT, "vsw_port_disconnects_total", "counter",          \
 	  "Guest disconnections (vhost-user)")                                 \
-	X(guest_kicks, PORT, "vsw_port_guest_kicks_total", "counter",         \
+	X(guest_kicks, PORT, "vsw_port_guest_kicks_total", "counter",          \
 	  "Guest notifications that arrived, all queues")                      \
-	X(guest_calls, PORT, "vsw_port_guest_calls_total", "counter",         \
+	X(guest_calls, PORT, "vsw_port_guest_calls_total", "counter",          \
 	  "Interrupts sent to the guest, all queues")                          \
-	X(queues, PORT, "vsw_port_queues", "gauge", "Rx queues polled")       \
-	X(queues_max, PORT, "vsw_port_queues_max", "gauge",                   \
+	X(queues, PORT, "vsw_port_queues", "gauge", "Rx queues polled")        \
+	X(queues_max, PORT, "vsw_port_queues_max", "gauge",                    \
 	  "Rx queues the port may have polled (the queues key)")               \
-	X(guest_queue_pairs, PORT, "vsw_port_guest_queue_pairs", "gauge",     \
+	X(guest_queue_pairs, PORT, "vsw_port_guest_queue_pairs", "gauge",      \
 	  "Queue pairs the guest has (vhost-user)")                            \
-	X(mtu, PORT, "vsw_port_mtu", "gauge",                                 \
+	X(mtu, PORT, "vsw_port_mtu", "gauge",                                  \
 	  "MTU: frames up to mtu + 18 bytes pass")                             \
-	X(max_macs, PORT, "vsw_port_max_macs", "gauge",                       \
+	X(max_macs, PORT, "vsw_port_max_macs", "gauge",                        \
 	  "Learned MACs the port may hold (0: no limit)")                      \
-	X(fdb_entries, PORT, "vsw_port_fdb_entries", "gauge",                 \
+	X(fdb_entries, PORT, "vsw_port_fdb_entries", "gauge",                  \
 	  "MAC table entries learned on the port")                             \
-	X(tx_queues_shared, PORT, "vsw_port_tx_queues_shared", "gauge",       \
+	X(tx_queues_shared, PORT, "vsw_port_tx_queues_shared", "gauge",        \
 	  "1 when workers share a tx queue of the port")
 
 #endif /* VSW_COUNTERS_H */

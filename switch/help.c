@@ -33,7 +33,9 @@ void vsw_help_counters(FILE *f, bool md)
 	else
 		fprintf(f, "port counters (/vsw/port,NAME; vswctl metrics)\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, md ? "| `%s` | `%s` | %s | %s |\n" : "  %-18s %-34s %-8s %s\n",
+		fprintf(f,
+			md ? "| `%s` | `%s` | %s | %s |\n"
+			   : "  %-18s %-34s %-8s %s\n",
 			counters[i].key, counters[i].prom, counters[i].type,
 			counters[i].help);
 	if (md)
@@ -42,10 +44,13 @@ void vsw_help_counters(FILE *f, bool md)
 			   "--help-counters --markdown) -->\n"
 			   "| Key | Side | Meaning |\n|---|---|---|\n");
 	else
-		fprintf(f, "\ndrop reasons (drop_KEY; vsw_port_drops_total{reason=KEY})\n");
+		fprintf(f, "\ndrop reasons (drop_KEY; "
+			   "vsw_port_drops_total{reason=KEY})\n");
 	for (int r = 0; r < VSW_DROP_MAX; r++)
-		fprintf(f, md ? "| `drop_%s` | %s | %s |\n" : "  %-24s %s  %s\n",
-			vsw_drop_names[r], vsw_drop_sides[r], vsw_drop_descs[r]);
+		fprintf(f,
+			md ? "| `drop_%s` | %s | %s |\n" : "  %-24s %s  %s\n",
+			vsw_drop_names[r], vsw_drop_sides[r],
+			vsw_drop_descs[r]);
 	if (md)
 		fprintf(f, "<!-- drop reasons: end -->\n");
 }

@@ -25,7 +25,9 @@ HOLD=10000
 KINDS="reply_block_running log_block_running reply_flood payload_stall"
 CFG=$(vhost_config a b c p)
 start_vsw "$CFG"
-start_v2v gen --rate 20000 --duration $((4 * 14 + 20))
+# long enough for the four kinds when each ends at once (the fix); a
+# frontend that really stalls vsw fails its checks before it runs out
+start_v2v gen --rate 20000 --duration 45
 wait_for 60 "a up" port_is a up
 wait_for 60 "b up" port_is b up
 wait_for 30 "A->B traffic" ctr_at_least b tx_packets 1000

@@ -6,7 +6,7 @@
 #   VSW_BIN=build/bin bash tools/bench.d/profile-worker.sh [SECS] [MACS]
 # Needs perf (linux-perf) and root. The report is kept in $OUT (default
 # /tmp/vsw-profile): perf.data, report.txt.
-. "$(cd "$(dirname "$0")/../.." && pwd)/tests/integration/lib.sh"
+. "$(cd "$(dirname "$0")/../.." && pwd)/tools/lib/harness.sh"
 secs=${1:-5} macs=${2:-1}
 OUT=${OUT:-/tmp/vsw-profile}
 command -v perf >/dev/null || skip "no perf (apt-get install linux-perf)"

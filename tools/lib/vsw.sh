@@ -1,5 +1,5 @@
 #!/bin/bash
-# tools/lib/vsw.sh: the shell helpers shared by tests/integration/lib.sh,
+# tools/lib/vsw.sh: the shell helpers shared by tools/lib/harness.sh,
 # tools/bench, tools/bench-notify, tools/soak and tools/quickstart. Source
 # it; it runs nothing by itself. Safe under set -euo pipefail.
 #
