@@ -105,7 +105,7 @@ static long unprintable_at(const char *s)
 }
 
 /*
- * Keys and values are printable ASCII (review L6): a newline in a path
+ * Keys and values are printable ASCII (unit_config, fuzz_config): a newline in a path
  * would forge log lines, a byte >= 0x80 would reach DPDK 22.11's JSON
  * escaping as a negative index.  The message never echoes such bytes.
  */

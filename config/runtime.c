@@ -225,7 +225,7 @@ static bool memif_escapes(const char *devargs, const char *dir)
 }
 
 /*
- * What a telemetry client may create at run time (review M7): vhost-user
+ * What a telemetry client may create at run time (test 25_control_limits): vhost-user
  * sockets only below run-dir, ethdev drivers only from port-add-drivers,
  * and a memif socket file only below run-dir.
  */

@@ -285,7 +285,7 @@ int vsw_config_set_switch_key(struct vsw_switch_conf *sw, const char *key,
 
 /*
  * mbufs the pool needs so that receive never starves for lack of them
- * (review L7): every ethdev rx and tx descriptor can hold one, each
+ * (the pool must not run dry): every ethdev rx and tx descriptor can hold one, each
  * worker's pool cache (1.5x at peak) and its tx buffers (a burst per
  * port), a burst in flight per worker, and 1024 for control.  With
  * @n_workers workers.

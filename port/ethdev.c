@@ -14,7 +14,7 @@
  * and tells the switch whether it can send chains (tx_chains); a chained
  * frame for a port that cannot is dropped by the switch as too_big,
  * never handed to a PMD that would send its first segment and leak the
- * rest (review M4).  The MTU is set on the device when the PMD allows it.
+ * rest (test 33_jumbo_af_packet).  The MTU is set on the device when the PMD allows it.
  *
  * net_af_packet (a kernel interface through a TPACKET_V2 ring, DPDK 22.11)
  * needs care of its own: the kernel writes each frame into a ring slot of
@@ -466,7 +466,7 @@ static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
 		ntx = info.max_tx_queues;
 	if (ntx > VSW_MAX_QUEUES)
 		ntx = VSW_MAX_QUEUES;
-	if (ntx == 0) { /* review L4: q % n_txq would divide by zero */
+	if (ntx == 0) { /* q % n_txq would divide by zero */
 		snprintf(err, errlen, "port %s: device \"%s\" has no tx queue",
 			 p->name, p->conf.devargs);
 		rc = -EINVAL;
@@ -494,7 +494,7 @@ fail:
 	snprintf(err, errlen, "port %s: cannot set up device \"%s\": %s",
 		 p->name, p->conf.devargs, strerror(-rc));
 fail_msg:
-	/* review L3: detach too, so that the same devargs can be tried again */
+	/* detach too, so that the same devargs can be tried again */
 	detach(e);
 	free_rx_pool(e);
 	return rc;

@@ -45,7 +45,7 @@ extern const struct vsw_port_kind *const vsw_port_kinds[];
 /*
  * Give the server socket of port @pc its socket-owner, socket-group and
  * socket-mode (the port's, else the switch's in @env).  The library
- * binds it under umask 0077 (review L10), so the socket is private until
+ * binds it under umask 0077 (test 42_socket_perms), so the socket is private until
  * then.  0 or -errno with a message naming the port.
  */
 int vsw_port_socket_perms(const struct vsw_port_conf *pc,

@@ -17,7 +17,7 @@
  * counts what arrives on any beyond (drop reason unpolled), so nothing a
  * guest sends disappears silently.
  *
- * LOCK ORDER (review H1).  Three kinds of locks meet here:
+ * LOCK ORDER (test 17_vhost_lock_order).  Three kinds of locks meet here:
  *   ctl_lock  (switch; control loop and telemetry threads)
  *   reg_lock  (vhost_map.c; the vid and kick-fd life cycle of every port)
  *   the library's per-virtqueue access locks (taken inside enqueue,

@@ -20,7 +20,7 @@
  * broken or hostile either way); the guard closes the fds of what it
  * refuses, which the library would not.
  *
- * Replies (review H1): the library sends some replies while it holds every
+ * Replies (test 51_stalled_frontend): the library sends some replies while it holds every
  * virtqueue lock of the device, with a blocking sendmsg; a frontend that
  * stops reading would block it there once its socket fills, and every
  * worker that enqueues to that port would spin on the lock.  So the guard

@@ -3,7 +3,8 @@
  * The vhost-user firewall's rules: which messages of a frontend librte_vhost
  * (22.11) may see, given what came before on the same connection.
  *
- * Sizes alone are not enough (review C1 of 702c808, each path followed in
+ * Sizes alone are not enough (tests 30_hostile_frontend, fuzz_vhost_guard;
+ * each path followed in
  * 22.11.11): the library stores a new ring size on a running ring and its
  * datapath then masks indexes with it (writes past the validated used
  * ring), takes a packed ring's base without comparing it with the size
@@ -18,7 +19,7 @@
  * ADDR, KICK to start a ring and GET_VRING_BASE to stop it, and re-send
  * ADDR on a running ring only to switch dirty logging (allowed).
  *
- * Memory (review M2): a region or a dirty log must be a regular file on
+ * Memory: a region or a dirty log must be a regular file on
  * tmpfs (memfd, /dev/shm) or hugetlbfs, open read-write, holding the
  * whole region.  Anything else -- a file on FUSE, NFS, 9p, even ext4 --
  * lets the frontend decide how long a worker's page fault takes.

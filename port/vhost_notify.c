@@ -132,7 +132,7 @@ uint64_t vsw_vhost_rx_drain(struct vsw_port *p, uint16_t q, bool control)
 }
 
 /*
- * What the guest wants on its RX ring, from facts vsw owns (review L2:
+ * What the guest wants on its RX ring, from facts vsw owns (test 13_kicks_calls:
  * control never reads guest memory, which SET_MEM_TABLE may unmap under
  * it): no call fd means it polls; event-idx is negotiated; otherwise the
  * interrupts it let through tell whether it polls (a PMD keeps
@@ -216,7 +216,7 @@ static void install_kickfds(struct vsw_vhost_port *vp)
  * applied (22.11 re-applies the last one itself to a ring that had one),
  * queue pairs may have appeared, kick eventfds may have been replaced.
  * Rings that already had a setting are left alone: in adaptive mode a
- * sleeping worker may have armed them (review L5).
+ * sleeping worker may have armed them (test 52_adaptive_moved_queue).
  */
 void vsw_vhost_upkeep(struct vsw_port *p)
 {

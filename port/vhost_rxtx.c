@@ -44,7 +44,7 @@ uint16_t vsw_vhost_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 
 /*
  * Worker: enqueue in calls of at most 32 packets (the library's cap,
- * review M2) until one takes fewer than offered (ring full, or a frame
+ * test 24_big_flush) until one takes fewer than offered (ring full, or a frame
  * the guest's buffers cannot hold).  With few flushes per burst an
  * interrupt-driven guest gets about one call per batch.  The library
  * copies into guest buffers; we free what it took.  @force (constant

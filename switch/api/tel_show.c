@@ -176,7 +176,7 @@ static void add_queue_totals(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 }
 
 /*
- * A telemetry string holds 127 characters (review L6): a longer value is
+ * A telemetry string holds 127 characters (DPDK 22.11's telemetry cuts longer ones): a longer value is
  * shown cut with "..." at the end, and KEY_len says how long it is.
  */
 static void add_long_string(struct rte_tel_data *d, const char *key,

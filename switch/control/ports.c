@@ -283,7 +283,8 @@ int vsw_ctl_port_set(struct vsw_ctl *ctl, const char *name, const char *kvlist,
  * Poll as many rx queues as the port wants now (a vhost guest enabled
  * more queue pairs, or came back with fewer): new ones are placed on the
  * least loaded workers, dropped ones forgotten.  Frames on queue pairs
- * above the port's `queues` are drained and counted (review M1).
+ * above the port's `queues` are drained and counted
+ * (drop_unpolled; test 22_multiqueue_guest).
  */
 static void port_queues(struct vsw_ctl *ctl, struct vsw_port *p)
 {

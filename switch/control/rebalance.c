@@ -137,7 +137,7 @@ int vsw_ctl_rxq_rebalance(struct vsw_ctl *ctl, unsigned int *moved, char *err,
 	}
 	rc = apply_moves(ctl, rb->load, nm, err, errlen);
 	if (rc == 0)
-		*moved = nm; /* review L8: only moves made */
+		*moved = nm; /* only the moves made, not the planned */
 	return rc;
 }
 

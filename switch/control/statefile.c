@@ -229,7 +229,7 @@ int vsw_statefile_save(struct vsw_ctl *ctl, char *err, size_t errlen)
 
 /*
  * The state file decides vsw's ports and settings at the next start, with
- * none of port-add's limits (review L4 of 702c808): refuse one that a
+ * none of port-add's limits (test 40_state_restart): refuse one that a
  * user other than vsw's own (or root) could have written or planted -- a
  * symbolic link, a file not ours, a file or directory writable by group
  * or others, as sshd's StrictModes does -- before it is read, and refuse

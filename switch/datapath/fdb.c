@@ -368,7 +368,7 @@ static int learn_new(struct vsw_fdb *f, uint64_t key, uint64_t val, uint32_t b1,
 	}
 	/* Another worker may have inserted it since our lookup. */
 	if (find_in(&f->b[b1], key) || find_in(&f->b[b2], key))
-		rc = 0; /* theirs: not counted here (review L8) */
+		rc = 0; /* theirs: counted by their owner, not twice */
 	else
 		rc = insert_locked(f, b1, b2, key, val);
 	unlock_pair(f, b1, b2);

@@ -9,7 +9,7 @@
  * passes an RCU QSBR synchronize), so a lock-free reader never sees a slot
  * change owner under it.
  *
- * Against a guest that floods source MACs (review H3): buckets are chosen
+ * Against a guest that floods source MACs (test 23_mac_flood): buckets are chosen
  * with a hash keyed by a random secret, so nobody can aim MACs at a
  * victim's buckets; each port's learned entries are counted and can be
  * capped (a port at its limit learns no new MAC, counted as `limited`);

@@ -6,7 +6,7 @@
  * every VLAN.  Immutable
  * once published; built by control/table.c.
  *
- * The table rule (review H2): a worker may use a table from its load at
+ * The table rule (test 16_rcu_flush_interval): a worker may use a table from its load at
  * the top of an iteration through the *next* iteration, because frames it
  * buffered under a table are flushed through that same table at the top
  * of the iteration that first sees a newer one (so a removed port, or a

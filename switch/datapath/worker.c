@@ -68,7 +68,7 @@ static void cut(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
 /*
  * Send @n packets; returns how many the port took.  A guest without
  * mergeable rx buffers refuses a frame longer than its buffers and, in the
- * library, everything queued behind it (review M3): such a frame at the
+ * library, everything queued behind it (test 21_jumbo_flood): such a frame at the
  * head of what is left is dropped as too_big and the rest is tried again.
  * Otherwise a short send is a full ring, retried tx-retries times.
  */
@@ -182,7 +182,7 @@ static void flood_set_fill(struct flood_set *fs, const struct vsw_table *dp,
 }
 
 /*
- * Flood @m: one reference per copy, on every segment (review C1: a chain's
+ * Flood @m: one reference per copy, on every segment (test 21_jumbo_flood; a chain's
  * tail must outlive every copy, not just the first one freed); the set is
  * computed once per burst.
  */

@@ -14,7 +14,7 @@
  *   - a running ring's size is 32..4096 (a power of two when split), it
  *     runs with the layout its size was set under, and a packed ring's
  *     base lies inside it: nothing the datapath indexes is outside what
- *     the library validated (review C1 of 702c808);
+ *     the library validated;
  *   - no size or base reaches a running ring;
  *   - a memory region or dirty log taken lies inside a regular,
  *     read-write file on tmpfs or hugetlbfs, without wrapping; region

@@ -2354,7 +2354,7 @@ static void s_mem_shrink(struct report *r, uint64_t arg)
 	dev_down(&d, r);
 }
 
-/* ---- scenarios: ring state (review C1) and replies (review H1) ---------- */
+/* ---- scenarios: ring state and unread replies --------------------- */
 
 /*
  * A running device whose vring 1 lives at the very end of a small region

@@ -481,7 +481,7 @@ static void test_duplicates(void)
 			 "[port vm1] path = \"/run/vsw/vm0.sock\": expected a "
 			 "socket path no other port uses (port vm0 uses it)"));
 	/* one device in two sections would be configured under the first
-	 * (review 702c808: only a run-time port-add refused it) */
+	 * (before vsw 0.3 only a run-time port-add refused it) */
 	CHECK(load_fails("[port e0]\ntype = ethdev\n"
 			 "devargs = net_memif0,role=server\n"
 			 "[port e1]\ntype = ethdev\n"

@@ -990,8 +990,8 @@ static void test_storm(void)
 /*
  * A unicast whose FDB entry is stale (its port left the table: a static
  * entry outlives it, or the port left the VLAN) is flooded as an unknown
- * unicast: under the ingress port's storm limit (review L1 of 702c808;
- * that path skipped it).
+ * unicast: under the ingress port's storm limit (before vsw 0.3 that
+ * path skipped it).
  */
 static void test_storm_stale(void)
 {
@@ -1260,8 +1260,8 @@ static void test_vlan_ingress(void)
 	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_AD, 10, UNTAGGED, 4));
 	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_AD, 0, UNTAGGED, 5));
 	push(&e, 0, vframe(&e, BCAST, mac(0xa), TPID_Q, 0, 20, 6));
-	/* access p0: legacy Q-in-Q TPIDs, outer or inner (review L2 of
-	 * 702c808: they left a native-untagged uplink as they came) */
+	/* access p0: legacy Q-in-Q TPIDs, outer or inner (before vsw 0.3
+	 * they left a native-untagged uplink as they came) */
 	push(&e, 0, vframe(&e, BCAST, mac(0xa), 0x9100, 30, UNTAGGED, 12));
 	push(&e, 0, vframe(&e, BCAST, mac(0xa), 0x9200, 30, UNTAGGED, 13));
 	/* access p0: priority-tagged (PCP 5, VID 0) is VLAN 10 */
