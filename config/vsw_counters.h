@@ -5,7 +5,7 @@
  * the members of the telemetry reply /vsw/port,NAME (switch/api), the
  * Prometheus families of `vswctl metrics` (tools/vswctl) and the table
  * of docs/telemetry.md (`vsw --help-counters --markdown`, diff-tested by
- * tests/unit/doc_counters.sh).  Plain C, no DPDK: vswctl includes it.
+ * tests/unit/doc_tables.sh).  Plain C, no DPDK: vswctl includes it.
  *
  * X(KEY, SOURCE, PROMETHEUS NAME, TYPE, HELP)
  *   KEY     the telemetry key, and the struct field for SOURCE CTR

@@ -3,7 +3,7 @@
  * vsw's usage, and `vsw --help-counters [--markdown]`: the port counters
  * (the table of
  * config/vsw_counters.h) and the drop reasons (datapath/stats.h), as text
- * or as the two tables of docs/telemetry.md (tests/unit/doc_counters.sh
+ * or as the two tables of docs/telemetry.md (tests/unit/doc_tables.sh
  * diffs them).
  */
 #include <stdbool.h>

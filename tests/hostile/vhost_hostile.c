@@ -254,22 +254,8 @@ static int send_raw(int fd, const void *buf, size_t len, const int *fds,
 	return n == (ssize_t)len ? 0 : -EIO;
 }
 
-/* One message: header (version 1 | @flags) and @size payload bytes. */
-static int vu_send(int fd, uint32_t req, uint32_t flags, const void *pl,
-		   uint32_t size, const int *fds, int nfds)
-{
-	struct vu_msg m;
-
-	memset(&m, 0, VU_HDR);
-	m.req = req;
-	m.flags = VU_VERSION | flags;
-	m.size = size;
-	if (size > 0)
-		memcpy(m.p.raw, pl, size);
-	return send_raw(fd, &m, VU_HDR + size, fds, nfds, 0);
-}
-
-/* The same, with sendmsg @sflags (MSG_DONTWAIT). */
+/* One message: header (version 1 | @flags) and @size payload bytes, sent
+ * with sendmsg @sflags (MSG_DONTWAIT or 0). */
 static int vu_send_flags(int fd, uint32_t req, uint32_t flags, const void *pl,
 			 uint32_t size, const int *fds, int nfds, int sflags)
 {
@@ -282,6 +268,12 @@ static int vu_send_flags(int fd, uint32_t req, uint32_t flags, const void *pl,
 	if (size > 0)
 		memcpy(m.p.raw, pl, size);
 	return send_raw(fd, &m, VU_HDR + size, fds, nfds, sflags);
+}
+
+static int vu_send(int fd, uint32_t req, uint32_t flags, const void *pl,
+		   uint32_t size, const int *fds, int nfds)
+{
+	return vu_send_flags(fd, req, flags, pl, size, fds, nfds, 0);
 }
 
 /* Read exactly @len bytes: 1 done, 0 peer closed, -ETIMEDOUT, -errno. */
