@@ -25,13 +25,16 @@ _Static_assert(VSW_KEY_ETHDEV == 1u << VSW_PORT_ETHDEV, "port kind bits");
 _Static_assert(sizeof(enum vsw_port_type) == sizeof(unsigned int) &&
 		       sizeof(enum vsw_vhost_mode) == sizeof(unsigned int) &&
 		       sizeof(enum vsw_poll_mode) == sizeof(unsigned int) &&
-		       sizeof(enum vsw_vlan_mode) == sizeof(unsigned int),
+		       sizeof(enum vsw_vlan_mode) == sizeof(unsigned int) &&
+		       sizeof(enum vsw_offloads) == sizeof(unsigned int),
 	       "CHOICE keys store an unsigned int or a bool");
 
 static const struct vsw_key_choice poll_modes[] = {
 	{"busy", VSW_POLL_BUSY}, {"adaptive", VSW_POLL_ADAPTIVE}, {NULL, 0}};
 static const struct vsw_key_choice on_off[] = {
 	{"on", 1}, {"off", 0}, {NULL, 0}};
+static const struct vsw_key_choice offloads[] = {
+	{"on", VSW_OFFLOADS_ON}, {"off", VSW_OFFLOADS_OFF}, {NULL, 0}};
 static const struct vsw_key_choice controls[] = {
 	{"read-write", 0}, {"read-only", 1}, {NULL, 0}};
 static const struct vsw_key_choice port_types[] = {
@@ -128,6 +131,12 @@ const struct vsw_key vsw_keys[] = {
 	 .dflt = "65536", .help = "Entries in the MAC learning table (FDB)."},
 	{"mbufs", SW(mbufs), .min = 1024, .max = 4194304, .dflt = "32767",
 	 .help = "Packet buffers in the mbuf pool."},
+	{"offloads", SW(offloads), .kind = VSW_KIND_CHOICE, .choices = offloads,
+	 .dflt = "on",
+	 .help = "on: guests may hand vsw TCP segments of up to 64 KiB and "
+		 "checksums to fill (TSO, checksum offload), segmented in "
+		 "software for outputs that cannot take them; off: no "
+		 "virtio-net offload is offered (docs/offloads.md)."},
 	{"control", SW(read_only), .kind = VSW_KIND_CHOICE, .choices = controls,
 	 .dflt = "read-write",
 	 .help = "read-only: every mutating telemetry command is refused."},
@@ -219,6 +228,11 @@ const struct vsw_key vsw_keys[] = {
 	 .help = "Frames up to mtu + " STR(
 		 VSW_FRAME_OVERHEAD) " bytes are taken from and sent to the "
 				     "port."},
+	{"offloads", PT(offloads), .kind = VSW_KIND_CHOICE, .choices = offloads,
+	 .ports = VSW_KEY_ANY, .shown = "[switch] offloads",
+	 .help = "The switch's offloads for this port alone: on or off "
+		 "(vhost-user: what the guest is offered; ethdev: TSO and "
+		 "checksums on the NIC, where it has them)."},
 	{"max-macs", PT(max_macs), .max = VSW_MAX_MACS_MAX,
 	 .note = " (0 = no per-port limit)", .ports = VSW_KEY_ANY,
 	 .runtime = true, .dflt = "0",

@@ -46,6 +46,13 @@
 enum vsw_port_type { VSW_PORT_VHOST = 0, VSW_PORT_ETHDEV = 1 };
 enum vsw_vhost_mode { VSW_VHOST_SERVER = 0, VSW_VHOST_CLIENT = 1 };
 enum vsw_poll_mode { VSW_POLL_BUSY = 0, VSW_POLL_ADAPTIVE = 1 };
+/* offloads (checksum offload and TSO with guests and NICs): the switch's
+ * on or off; a port's own, or DEFAULT (not given) for the switch's */
+enum vsw_offloads {
+	VSW_OFFLOADS_DEFAULT = 0,
+	VSW_OFFLOADS_ON = 1,
+	VSW_OFFLOADS_OFF = 2,
+};
 /* OVS's vlan_mode; AUTO (not given): access when tag is set, else trunk */
 enum vsw_vlan_mode {
 	VSW_VLAN_AUTO = 0,
@@ -69,6 +76,7 @@ struct vsw_switch_conf {
 	enum vsw_poll_mode poll_mode; /* default busy */
 	bool kick_suppression;	      /* kick-suppression, default on */
 	bool call_suppression;	      /* call-suppression, default on */
+	enum vsw_offloads offloads;   /* ON (default) or OFF */
 	unsigned int fdb_size;	      /* 16..16M entries, default 65536 */
 	unsigned int fdb_aging_s;     /* 0 = never age, default 300 */
 	unsigned int mbufs;	      /* mbuf pool size, default 32767 */
@@ -117,7 +125,8 @@ struct vsw_port_conf {
 	 * 1).  1..16.
 	 */
 	unsigned int queues;
-	unsigned int mtu;      /* 68..9000, default 1500: frames up to mtu+18 */
+	unsigned int mtu; /* 68..9000, default 1500: frames up to mtu+18 */
+	enum vsw_offloads offloads; /* DEFAULT: the switch's */
 	unsigned int max_macs; /* learned MACs at most; 0 = no per-port limit */
 	/* source MACs the port may send from; 0 = any */
 	unsigned int n_allowed;

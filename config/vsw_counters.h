@@ -40,6 +40,17 @@
 	X(macs_limited, CTR, "vsw_port_macs_limited_total", "counter",         \
 	  "New source MACs not learned: the port held max-macs entries "       \
 	  "(about one per frame, not per MAC)")                                \
+	X(offload_rx, CTR, "vsw_port_offload_rx_total", "counter",             \
+	  "Received frames that left work to the host (a TSO frame, a "        \
+	  "checksum to fill) and passed the checks")                           \
+	X(tso_segmented, CTR, "vsw_port_tso_segmented_total", "counter",       \
+	  "TSO frames vsw cut into segments for this output (it takes no "     \
+	  "TSO, or its mtu is below the frame's segments)")                    \
+	X(tso_segments, CTR, "vsw_port_tso_segments_total", "counter",         \
+	  "Segments those frames made (each also one of tx_packets)")          \
+	X(csum_filled, CTR, "vsw_port_csum_filled_total", "counter",           \
+	  "Frames whose TCP/UDP checksum vsw filled in for this output (it "   \
+	  "takes none left to fill)")                                          \
 	X(connects, PORT, "vsw_port_connects_total", "counter",                \
 	  "Guest connections (vhost-user)")                                    \
 	X(disconnects, PORT, "vsw_port_disconnects_total", "counter",          \

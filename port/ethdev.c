@@ -100,9 +100,16 @@ static uint16_t eth_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 	uint16_t sent;
 
 	q %= e->n_txq;
-	if (!e->txq_shared)
+	/* offloads: the PMD's own preparation (pseudo-header checksums)
+	 * of the frames the datapath left to it; one it refuses stays ours */
+	if (!e->txq_shared) {
+		if (unlikely(p->tx_offloads != 0))
+			n = rte_eth_tx_prepare(e->port_id, q, pkts, n);
 		return rte_eth_tx_burst(e->port_id, q, pkts, n);
+	}
 	rte_spinlock_lock(&e->txq_lock[q]);
+	if (unlikely(p->tx_offloads != 0))
+		n = rte_eth_tx_prepare(e->port_id, q, pkts, n);
 	sent = rte_eth_tx_burst(e->port_id, q, pkts, n);
 	rte_spinlock_unlock(&e->txq_lock[q]);
 	return sent;
@@ -273,6 +280,31 @@ static int probe(struct vsw_eth_port *e, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * offloads = on: the NIC fills checksums (IPv4, TCP, UDP) and cuts TCP
+ * frames (TSO) when it can do all of what that takes; the datapath does
+ * the rest itself.  Returns VSW_TXO_* and sets them in @conf.
+ */
+static uint32_t tx_offloads(const struct rte_eth_dev_info *info,
+			    struct rte_eth_conf *conf)
+{
+	const uint64_t csum = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			      RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
+			      RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	const uint64_t tso = csum | RTE_ETH_TX_OFFLOAD_TCP_TSO |
+			     RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+
+	if ((info->tx_offload_capa & tso) == tso) {
+		conf->txmode.offloads |= tso;
+		return VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6;
+	}
+	if ((info->tx_offload_capa & csum) == csum) {
+		conf->txmode.offloads |= csum;
+		return VSW_TXO_CSUM;
+	}
+	return 0;
+}
+
 static int setup_queues(struct vsw_eth_port *e,
 			const struct rte_eth_dev_info *info, uint16_t nrx,
 			uint16_t ntx)
@@ -294,6 +326,7 @@ static int setup_queues(struct vsw_eth_port *e,
 		conf.rxmode.mtu = p->conf.mtu;
 	p->tx_chains =
 		(conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0;
+	p->tx_offloads = p->offloads ? tx_offloads(info, &conf) : 0;
 	rc = rte_eth_dev_configure(id, nrx, ntx, &conf);
 	if (rc == 0)
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &rxd, &txd);
@@ -503,7 +536,7 @@ fail_msg:
 /* clang-format off */
 static const char *const eth_keys[] = {
 	"type", "devargs", "queues", "rxq", "txq", "workers", "mtu",
-	"max-macs", "allowed-macs", NULL,
+	"max-macs", "allowed-macs", "offloads", NULL,
 };
 /* clang-format on */
 

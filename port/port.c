@@ -54,6 +54,9 @@ int vsw_port_create(const struct vsw_port_conf *conf, uint16_t id,
 	p->type = conf->type;
 	p->conf = *conf;
 	p->mp = env->mp;
+	p->offloads = conf->offloads == VSW_OFFLOADS_DEFAULT
+			      ? env->offloads
+			      : conf->offloads == VSW_OFFLOADS_ON;
 	rc = k->create(p, env, err, errlen);
 	if (rc < 0) {
 		rte_free(p);
@@ -67,6 +70,8 @@ void vsw_port_info_get(struct vsw_port *p, struct vsw_port_info *pi)
 {
 	memset(pi, 0, sizeof(*pi));
 	pi->vid = -1;
+	pi->offloads = p->offloads;
+	pi->tx_offloads = __atomic_load_n(&p->tx_offloads, __ATOMIC_RELAXED);
 	if (p->ops->info != NULL)
 		p->ops->info(p, pi);
 }

@@ -47,6 +47,11 @@ struct vsw_port;
  * buffers without mergeable rx buffers, DPDK's virtio PMD ~1900. */
 #define VSW_SMALL_BUF_FRAME 1518
 
+/* What an output takes from the switch (struct vsw_port.tx_offloads). */
+#define VSW_TXO_CSUM (1u << 0) /* TCP/UDP frames with the checksum to fill */
+#define VSW_TXO_TSO4 (1u << 1) /* TCP/IPv4 frames of up to 64 KiB, cut by it */
+#define VSW_TXO_TSO6 (1u << 2) /* the same for TCP/IPv6 */
+
 /* What a port can tell about one queue pair (telemetry). */
 struct vsw_queue_info {
 	bool present;	    /* the peer has this queue pair now */
@@ -74,6 +79,13 @@ struct vsw_port_info {
 	 * locked; vhost: fewer queue pairs than workers, which the
 	 * library's per-queue lock serializes) */
 	bool tx_queues_shared;
+	/* offloads: the port's setting (on or off), what it takes
+	 * (VSW_TXO_*), and the virtio-net features its guest negotiated
+	 * (vhost-user with a guest; else has_features false) */
+	bool offloads;
+	uint32_t tx_offloads;
+	bool has_features;
+	uint64_t features;
 };
 
 struct vsw_port_ops {
@@ -162,6 +174,11 @@ struct vsw_port {
 	 * (vhost: the guest posts no mergeable rx buffers); writer: the
 	 * kind before `up` is published; readers: workers after */
 	bool tx_refuses_big;
+	/* offloads on for this port (its key, or the switch's) */
+	bool offloads;
+	/* VSW_TXO_*: what tx takes (vhost: what the guest negotiated);
+	 * writer: the kind before `up` is published; readers: workers */
+	uint32_t tx_offloads;
 	struct rte_mempool *mp; /* where received packets are allocated */
 	uint64_t connects;	/* times the peer came up */
 	uint64_t disconnects;
@@ -185,6 +202,8 @@ struct vsw_port_env {
 	unsigned int socket_mode;
 	const char *socket_owner;
 	const char *socket_group;
+	/* the switch's offloads key; a port's own takes precedence */
+	bool offloads;
 	/* Ask the control loop to run now (a guest changed its queues); any
 	 * thread, never blocks.  May be NULL. */
 	void (*wake)(void *hook_arg);

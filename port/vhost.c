@@ -54,7 +54,10 @@
 
 #include "vhost_priv.h"
 
-/* Offloads off: frames cross guests unchanged, no partial checksums. */
+/*
+ * offloads = off: frames cross guests unchanged, no partial checksums, no
+ * virtio-net header field that means anything (vsw 0.3's behaviour).
+ */
 #define VHOST_OFFLOAD_FEATURES                                                 \
 	((1ULL << VIRTIO_NET_F_HOST_TSO4) | (1ULL << VIRTIO_NET_F_HOST_TSO6) | \
 	 (1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
@@ -63,6 +66,30 @@
 	 (1ULL << VIRTIO_NET_F_GUEST_TSO6) |                                   \
 	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO) | \
 	 (1ULL << VIRTIO_NET_F_GSO))
+/*
+ * offloads = on: CSUM, GUEST_CSUM, HOST_TSO4/6 and GUEST_TSO4/6 offered;
+ * never ECN or UFO (a guest that got them must renegotiate when a later
+ * host lacks them, and UFO is gone from Linux), nor the legacy GSO bit.
+ */
+#define VHOST_NEVER_FEATURES                                                   \
+	((1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
+	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO) | \
+	 (1ULL << VIRTIO_NET_F_GSO))
+
+/* What the guest takes from vsw (VSW_TXO_*), by its features. */
+static uint32_t guest_tx_offloads(uint64_t f)
+{
+	uint32_t o = 0;
+
+	if (!(f & (1ULL << VIRTIO_NET_F_GUEST_CSUM)))
+		return 0; /* TSO without it is not valid virtio */
+	o |= VSW_TXO_CSUM;
+	if (f & (1ULL << VIRTIO_NET_F_GUEST_TSO4))
+		o |= VSW_TXO_TSO4;
+	if (f & (1ULL << VIRTIO_NET_F_GUEST_TSO6))
+		o |= VSW_TXO_TSO6;
+	return o;
+}
 
 static void wake_control(struct vsw_vhost_port *vp)
 {
@@ -180,6 +207,8 @@ static int new_device(int vid)
 	vp->nr_qp = vhost_served_qp(qp);
 	__atomic_store_n(&vp->guest_mtu, guest_mtu(vid), __ATOMIC_RELAXED);
 	p->tx_refuses_big = !(features & (1ULL << VIRTIO_NET_F_MRG_RXBUF));
+	p->tx_offloads = p->offloads ? guest_tx_offloads(features) : 0;
+	vp->features = features;
 	for (uint16_t q = 0; q < vp->nr_qp; q++) {
 		int fd = __atomic_exchange_n(&vp->kick_pending[q], -1,
 					     __ATOMIC_ACQ_REL);
@@ -192,9 +221,12 @@ static int new_device(int vid)
 	pthread_mutex_unlock(&vsw_vhost_reg_lock);
 	PORT_LOG(INFO,
 		 "%s: guest connected (vid %d, %u queue pairs, %smergeable rx "
-		 "buffers, mtu %u)",
+		 "buffers, mtu %u, offloads %s%s%s%s)",
 		 p->name, vid, qp, p->tx_refuses_big ? "no " : "",
-		 vp->guest_mtu);
+		 vp->guest_mtu, p->tx_offloads ? "" : "none",
+		 p->tx_offloads & VSW_TXO_CSUM ? "csum" : "",
+		 p->tx_offloads & VSW_TXO_TSO4 ? " tso4" : "",
+		 p->tx_offloads & VSW_TXO_TSO6 ? " tso6" : "");
 	wake_control(vp);
 	return 0;
 }
@@ -219,6 +251,8 @@ static void destroy_device(int vid)
 	vsw_vhost_drop_pending_kickfds(vp);
 	__atomic_store_n(&vp->rx_enabled, 0, __ATOMIC_RELEASE);
 	p->tx_refuses_big = false;
+	__atomic_store_n(&p->tx_offloads, 0, __ATOMIC_RELAXED);
+	vp->features = 0;
 	__atomic_store_n(&vp->guest_mtu, 0, __ATOMIC_RELAXED);
 	vp->vid = -1;
 	p->disconnects++;
@@ -308,6 +342,8 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 	pi->peer_queues = __atomic_load_n(&vp->guest_qp, __ATOMIC_ACQUIRE);
 	pi->vid = __atomic_load_n(&vp->vid, __ATOMIC_RELAXED);
 	pi->peer_mtu = __atomic_load_n(&vp->guest_mtu, __ATOMIC_RELAXED);
+	pi->has_features = pi->vid >= 0;
+	pi->features = vp->features;
 	/* the library's per-queue lock serializes workers on one pair */
 	pi->tx_queues_shared = vp->n_workers > nr;
 }
@@ -377,6 +413,13 @@ static int vhost_register(struct vsw_port *p, char *err, size_t errlen)
 
 	if (p->conf.mode == VSW_VHOST_CLIENT)
 		flags |= RTE_VHOST_USER_CLIENT; /* reconnects by default */
+	/* offloads: the library marks what a guest left to the host in the
+	 * mbuf as DPDK defines it (RX_L4_CKSUM_NONE, RX_LRO with tso_segsz),
+	 * which datapath/offload.c checks and turns into tx requests; long
+	 * frames come as chained mbufs (no EXTBUF: chains are what the
+	 * datapath already carries) */
+	if (p->offloads)
+		flags |= RTE_VHOST_USER_NET_COMPLIANT_OL_FLAGS;
 	if (rte_vhost_driver_register(path, flags) < 0) {
 		snprintf(err, errlen,
 			 "port %s: cannot register vhost-user "
@@ -384,8 +427,9 @@ static int vhost_register(struct vsw_port *p, char *err, size_t errlen)
 			 p->name, path);
 		return -EIO;
 	}
-	if (rte_vhost_driver_disable_features(path, VHOST_OFFLOAD_FEATURES) <
-		    0 ||
+	if (rte_vhost_driver_disable_features(
+		    path, p->offloads ? VHOST_NEVER_FEATURES
+				      : VHOST_OFFLOAD_FEATURES) < 0 ||
 	    rte_vhost_driver_callback_register(path, &vhost_ops) < 0) {
 		rte_vhost_driver_unregister(path);
 		snprintf(err, errlen, "port %s: vhost set-up failed for %s",
@@ -492,7 +536,7 @@ static int vhost_lib_init(const struct vsw_port_env *env)
 /* clang-format off */
 static const char *const vhost_keys[] = {
 	"type", "path", "mode", "queues", "workers", "mtu", "max-macs",
-	"allowed-macs", NULL,
+	"allowed-macs", "offloads", NULL,
 };
 /* clang-format on */
 

@@ -74,6 +74,7 @@ struct vsw_vhost_port {
 	 * thread at connect; reader: control (upkeep warns when it is above
 	 * the port's mtu), telemetry */
 	uint16_t guest_mtu;
+	uint64_t features; /* negotiated; 0: no guest (telemetry) */
 	/* the port mtu and guest connection last warned about (control) */
 	unsigned int mtu_warned;
 	uint64_t mtu_warned_conn;

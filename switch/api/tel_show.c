@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/virtio_net.h>
+
 #include <rte_cycles.h>
 #include <rte_mempool.h>
 #include <rte_telemetry.h>
@@ -268,6 +270,54 @@ static void add_allowed_ips(struct rte_tel_data *d, const struct vsw_port *p)
 				  p->conf.storm_unknown_pps);
 }
 
+/*
+ * offloads: the port's setting, what it takes as an output (tx_offloads:
+ * csum, tso4, tso6) and, for a vhost-user guest, the virtio-net offload
+ * features it negotiated (guest_offloads, the spec's names).
+ */
+static void add_offloads(struct rte_tel_data *d, const struct vsw_port_info *pi)
+{
+	static const struct {
+		unsigned int bit;
+		const char *name;
+	} feats[] = {
+		{VIRTIO_NET_F_CSUM, "csum"},
+		{VIRTIO_NET_F_GUEST_CSUM, "guest_csum"},
+		{VIRTIO_NET_F_HOST_TSO4, "host_tso4"},
+		{VIRTIO_NET_F_HOST_TSO6, "host_tso6"},
+		{VIRTIO_NET_F_GUEST_TSO4, "guest_tso4"},
+		{VIRTIO_NET_F_GUEST_TSO6, "guest_tso6"},
+		{VIRTIO_NET_F_HOST_ECN, "host_ecn"},
+		{VIRTIO_NET_F_HOST_UFO, "host_ufo"},
+		{VIRTIO_NET_F_GUEST_ECN, "guest_ecn"},
+		{VIRTIO_NET_F_GUEST_UFO, "guest_ufo"},
+	};
+	struct rte_tel_data *a = rte_tel_data_alloc();
+	struct rte_tel_data *g = NULL;
+
+	rte_tel_data_add_dict_string(d, "offloads",
+				     pi->offloads ? "on" : "off");
+	if (a != NULL) {
+		rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+		if (pi->tx_offloads & VSW_TXO_CSUM)
+			rte_tel_data_add_array_string(a, "csum");
+		if (pi->tx_offloads & VSW_TXO_TSO4)
+			rte_tel_data_add_array_string(a, "tso4");
+		if (pi->tx_offloads & VSW_TXO_TSO6)
+			rte_tel_data_add_array_string(a, "tso6");
+		rte_tel_data_add_dict_container(d, "tx_offloads", a, 0);
+	}
+	if (pi->has_features)
+		g = rte_tel_data_alloc();
+	if (g == NULL)
+		return;
+	rte_tel_data_start_array(g, RTE_TEL_STRING_VAL);
+	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
+		if (pi->features & (1ULL << feats[i].bit))
+			rte_tel_data_add_array_string(g, feats[i].name);
+	rte_tel_data_add_dict_container(d, "guest_offloads", g, 0);
+}
+
 static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 			    struct vsw_port *p)
 {
@@ -296,6 +346,7 @@ static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 	if (pi.has_peer_queues) /* vhost: the guest's host_mtu, 0: none */
 		rte_tel_data_add_dict_u64(d, "guest_mtu", pi.peer_mtu);
 	rte_tel_data_add_dict_u64(d, "mtu", p->conf.mtu);
+	add_offloads(d, &pi);
 	rte_tel_data_add_dict_u64(d, "max_macs", p->conf.max_macs);
 	rte_tel_data_add_dict_u64(d, "fdb_entries",
 				  vsw_fdb_port_count(ctl->rt->fdb, p->id));

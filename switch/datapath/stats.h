@@ -9,6 +9,7 @@
  * Invariants (exact once traffic stops and buffers are flushed):
  *   per port P:  rx(P) = unicast(P) + flooded(P) + rx-side drops(P)
  *   over ports:  sum of tx + tx-side drops = sum of unicast + flood_copies
+ *                + sum of (tso_segments - tso_segmented)
  */
 #ifndef VSW_STATS_H
 #define VSW_STATS_H
@@ -21,7 +22,13 @@
 #define VSW_DROP_REASONS(X)                                                    \
 	X(RUNT, runt, rx, "frame shorter than its L2 header")                  \
 	X(SRC_MULTICAST, src_multicast, rx, "group bit set in the source MAC") \
-	X(OVERSIZE, oversize, rx, "longer than the ingress port's mtu + 18")   \
+	X(OVERSIZE, oversize, rx,                                              \
+	  "longer than the ingress port's mtu + 18 (a TSO frame: its "         \
+	  "headers and segment size)")                                         \
+	X(BAD_OFFLOAD, bad_offload, rx,                                        \
+	  "a TSO frame or checksum request that does not hold: headers that "  \
+	  "do not parse (not TCP/UDP over IPv4/IPv6), a gso_size of 0, "       \
+	  "lengths other than the IP header's, more than 256 segments")        \
 	X(SRC_NOT_ALLOWED, src_not_allowed, rx,                                \
 	  "source MAC not in the port's allowed-macs")                         \
 	X(VLAN_TAGGED_ON_ACCESS, vlan_tagged_on_access, rx,                    \
@@ -59,7 +66,10 @@
 	  "sends no chains")                                                   \
 	X(PORT_DOWN, port_down, tx, "output port down or guest gone")          \
 	X(VLAN_NO_ROOM, vlan_no_room, tx,                                      \
-	  "no headroom or mbuf to add or strip the output's VLAN tag")
+	  "no headroom or mbuf to add or strip the output's VLAN tag")         \
+	X(NO_MBUF, no_mbuf, tx,                                                \
+	  "no mbuf left for a segment of a TSO frame or a copy to fill a "     \
+	  "checksum in")
 
 enum vsw_drop_reason {
 #define X(e, k, s, d) VSW_DROP_##e,

@@ -16,10 +16,11 @@
  * dropped at once (oversize, src_not_allowed), and so are frames from a
  * port with allowed-ips that break its rules (portsec.h); a flood over
  * the port's storm limit is dropped after the lookup that makes it one
- * (storm_*); a copy for an output whose mtu, guest buffers or lack of
- * chained-mbuf support cannot take it is dropped for that output alone (too_big), never truncated and never
- * blocking the frames queued behind it.  A flooded frame gets one
- * reference per copy on every segment (a chain shares its tail too).
+ * (storm_*); what a copy must be to leave by an output, and offloaded
+ * frames (TSO, checksums left to fill: checked where they enter by
+ * offload.c, cut or filled where they leave), are txbuf.h's.  A flooded
+ * frame gets one reference per copy on every segment (a chain shares its
+ * tail too).
  *
  * With VLANs (datapath/vlan.h) a frame gets its VLAN where it enters (or
  * a vlan_* drop), is learned, looked up and flooded in it and leaves tagged
@@ -46,119 +47,39 @@
 #include "frame.h"
 #include "vlan.h"
 #include "guard.h"
+#include "txbuf.h"
 #include "common/log.h"
 
 #define DROPPED 0xff
 #define PREFETCH_AHEAD 4
 #define MAX_SLEEP_FDS 64
 
-static inline void drop_pkt(struct vsw_port_ctrs *c, enum vsw_drop_reason r,
-			    struct rte_mbuf *m)
-{
-	c->drops[r]++;
-	rte_pktmbuf_free(m);
-}
-
-/* Take pkts[i] out of the batch (it is freed and counted by the caller). */
-static void cut(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
-{
-	memmove(&pkts[i], &pkts[i + 1], (size_t)(n - i - 1) * sizeof(*pkts));
-}
-
 /*
- * Send @n packets; returns how many the port took.  A guest without
- * mergeable rx buffers refuses a frame longer than its buffers and, in the
- * library, everything queued behind it (test 21_jumbo_flood): such a frame at the
- * head of what is left is dropped as too_big and the rest is tried again.
- * Otherwise a short send is a full ring, retried tx-retries times.
+ * Where a frame enters, past the fast test: a runt or a multicast source,
+ * an offloaded frame's checks (its mtu rule is its segments'), the mtu,
+ * port security.  VSW_DROP_MAX: it goes on.
  */
-static uint16_t send_batch(struct vsw_worker *w, const struct vsw_table *dp,
-			   struct vsw_port *p, struct rte_mbuf **pkts,
-			   uint16_t *n, struct vsw_port_ctrs *c,
-			   uint64_t *bytes)
+static inline enum vsw_drop_reason rx_check(struct vsw_port_ctrs *ic,
+					    const struct vsw_table_port *ip,
+					    struct rte_mbuf *m, uint8_t cls,
+					    uint64_t src_key,
+					    struct guard_cache *gc)
 {
-	uint16_t sent = p->ops->tx(p, (uint16_t)w->idx, pkts, *n);
-	uint16_t r = 0;
+	enum vsw_drop_reason r;
 
-	while (sent < *n) {
-		struct rte_mbuf *m = pkts[sent];
-
-		if (p->tx_refuses_big && m->pkt_len > VSW_SMALL_BUF_FRAME) {
-			c->drops[VSW_DROP_TOO_BIG]++;
-			*bytes -= m->pkt_len;
-			cut(pkts, sent, *n);
-			(*n)--;
-			rte_pktmbuf_free(m);
-		} else if (r++ >= dp->par.tx_retries) {
-			break;
-		}
-		if (sent < *n)
-			sent += p->ops->tx(p, (uint16_t)w->idx, pkts + sent,
-					   *n - sent);
+	if (cls == VSW_FRAME_RUNT)
+		return VSW_DROP_RUNT;
+	if (cls == VSW_FRAME_SRC_MULTICAST)
+		return VSW_DROP_SRC_MULTICAST;
+	if (unlikely(vsw_offload_rx_wants(m))) {
+		r = vsw_offload_in(m, ip->max_frame);
+		if (r != VSW_DROP_MAX)
+			return r;
+		ic->offload_rx++;
+	} else if (m->pkt_len > ip->max_frame) {
+		return VSW_DROP_OVERSIZE;
 	}
-	return sent;
-}
-
-/* Hand a port's buffered packets to it; what it refuses is dropped. */
-static void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
-		       uint16_t id)
-{
-	struct vsw_txbuf *b = &w->txb[id];
-	struct vsw_port_ctrs *c = &w->ctrs[id];
-	struct vsw_port *p = dp->ports[id];
-	uint16_t n = b->n, sent;
-	uint64_t bytes = 0;
-
-	b->n = 0;
-	w->dirty &= ~(1ull << id);
-	if (n == 0)
-		return;
-	if (p == NULL || !vsw_port_is_up(p)) {
-		c->drops[VSW_DROP_PORT_DOWN] += n;
-		rte_pktmbuf_free_bulk(b->pkts, n);
-		return;
-	}
-	c->tx_flushes++;
-	c->flush_hist[vsw_flush_bucket(n)]++;
-	for (uint16_t i = 0; i < n; i++) {
-		VSW_CHECK_MBUF(b->pkts[i], "tx");
-		bytes += b->pkts[i]->pkt_len;
-	}
-	sent = send_batch(w, dp, p, b->pkts, &n, c, &bytes);
-	if (sent < n) {
-		for (uint16_t i = sent; i < n; i++)
-			bytes -= b->pkts[i]->pkt_len;
-		c->drops[VSW_DROP_TX_FULL] += n - sent;
-		rte_pktmbuf_free_bulk(b->pkts + sent, n - sent);
-	}
-	c->tx_packets += sent;
-	c->tx_bytes += bytes;
-}
-
-/* A copy @out cannot take whole: longer than its frames, or chained. */
-static inline bool too_big_for(const struct vsw_table *dp, uint16_t out,
-			       const struct rte_mbuf *m)
-{
-	return m->pkt_len > dp->pp[out].max_frame ||
-	       (m->nb_segs > 1 && !dp->pp[out].tx_chains);
-}
-
-static inline void append(struct vsw_worker *w, const struct vsw_table *dp,
-			  uint16_t out, struct rte_mbuf *m, uint64_t now)
-{
-	struct vsw_txbuf *b = &w->txb[out];
-
-	if (unlikely(m->pkt_len > dp->fast_len) && too_big_for(dp, out, m)) {
-		drop_pkt(&w->ctrs[out], VSW_DROP_TOO_BIG, m);
-		return;
-	}
-	if (b->n == 0) {
-		w->dirty |= 1ull << out;
-		b->first_tsc = now;
-	}
-	b->pkts[b->n++] = m;
-	if (b->n >= dp->par.burst)
-		flush_port(w, dp, out);
+	return ip->guard ? guard(ip, m, src_key, gc) : VSW_DROP_MAX;
 }
 
 /* The ports a frame from @in is flooded to: every up port but @in. */
@@ -304,17 +225,11 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 		cls[i] = (uint8_t)vsw_frame_parse(
 			rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &f);
 		if (unlikely(cls[i] >= VSW_FRAME_RUNT ||
-			     m->pkt_len > ip->max_frame ||
-			     (ip->guard && (r = guard(ip, m, f.src_key, &gc)) !=
-						   VSW_DROP_MAX))) {
-			drop_pkt(ic,
-				 cls[i] == VSW_FRAME_RUNT ? VSW_DROP_RUNT
-				 : cls[i] == VSW_FRAME_SRC_MULTICAST
-					 ? VSW_DROP_SRC_MULTICAST
-				 : m->pkt_len > ip->max_frame
-					 ? VSW_DROP_OVERSIZE
-					 : r,
-				 m);
+			     m->pkt_len > ip->max_frame || ip->guard ||
+			     vsw_offload_rx_wants(m)) &&
+		    (r = rx_check(ic, ip, m, cls[i], f.src_key, &gc)) !=
+			    VSW_DROP_MAX) {
+			drop_pkt(ic, r, m);
 			cls[i] = DROPPED;
 			continue;
 		}
@@ -410,7 +325,7 @@ static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 
 		d &= d - 1;
 		if (all || now - w->txb[id].first_tsc >= dp->par.flush_tsc)
-			flush_port(w, dp, id);
+			vsw_flush_port(w, dp, id);
 	}
 }
 

@@ -25,10 +25,21 @@
  * (an mbuf of exactly the frame's length, so ASan sees any overrun)
  * leaves it untagged or tagged with that VLAN as the port wants, the
  * MACs, priority bits and payload as they were.
+ *
+ * And through the offload path (switch/datapath/offload.c), as a TSO
+ * frame whose gso_size is its last two bytes and as a checksum request,
+ * in an mbuf that ends where the frame does: the checks answer pass,
+ * bad_offload or oversize; a TSO frame that passes is cut into 1 to 256
+ * segments of at most its headers plus gso_size each, whose payloads add
+ * up to its own and each of which passes the checks again as a checksum
+ * request; a checksum request that passes is filled in, its length kept;
+ * every mbuf goes back to the pool.
  */
 #include <stdbool.h>
 
 #include "datapath/frame.h"
+#include "datapath/offload.h"
+#include "fake_pool.h"
 #include "fuzz.h"
 #include "datapath/portsec.h"
 #include "datapath/vlan.h"
@@ -286,6 +297,75 @@ static void check_vlans(const uint8_t *d, uint32_t len,
 			check_egress(d, len, out, vid);
 }
 
+/* @d[0..len) in an mbuf whose buffer ends where the frame does */
+static struct rte_mbuf *exact_mbuf(const uint8_t *d, uint32_t len,
+				   uint8_t **buf)
+{
+	struct rte_mbuf *m = calloc(1, sizeof(*m));
+
+	*buf = malloc(len + 1);
+	FUZZ_CHECK(m != NULL && *buf != NULL);
+	memcpy(*buf, d, len);
+	m->buf_addr = *buf;
+	m->buf_len = (uint16_t)len;
+	m->data_off = 0;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->nb_segs = 1;
+	rte_mbuf_refcnt_set(m, 1);
+	return m;
+}
+
+static void check_offload(const uint8_t *d, uint32_t len, bool tso)
+{
+	static struct fake_pool *fp;
+	struct rte_mbuf *segs[VSW_TSO_MAX_SEGS], *m;
+	enum vsw_drop_reason r;
+	uint64_t pl = 0;
+	uint32_t hl;
+	uint8_t *buf;
+	int n;
+
+	if (fp == NULL)
+		fp = fake_pool_create(2048, 2048 + RTE_PKTMBUF_HEADROOM);
+	FUZZ_CHECK(fp != NULL);
+	if (len > 65535 || len < 2)
+		return;
+	m = exact_mbuf(d, len, &buf);
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	if (tso) {
+		m->ol_flags |= RTE_MBUF_F_RX_LRO;
+		m->tso_segsz = be16(d + len - 2);
+	}
+	r = vsw_offload_in(m, 9018);
+	FUZZ_CHECK(r == VSW_DROP_MAX || r == VSW_DROP_BAD_OFFLOAD ||
+		   r == VSW_DROP_OVERSIZE);
+	if (r == VSW_DROP_MAX && tso) {
+		hl = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
+		FUZZ_CHECK(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+		FUZZ_CHECK(hl < len);
+		n = vsw_offload_segment(m, m->tso_segsz, fp->mp, segs,
+					VSW_TSO_MAX_SEGS);
+		FUZZ_CHECK(n >= 1 && n <= VSW_TSO_MAX_SEGS);
+		for (int i = 0; i < n; i++) {
+			FUZZ_CHECK(segs[i]->pkt_len <= hl + m->tso_segsz);
+			FUZZ_CHECK(segs[i]->pkt_len >= hl);
+			pl += segs[i]->pkt_len - hl;
+			segs[i]->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+			FUZZ_CHECK(vsw_offload_in(segs[i], 65535) ==
+				   VSW_DROP_MAX);
+			rte_pktmbuf_free(segs[i]);
+		}
+		FUZZ_CHECK(pl == len - hl);
+	} else if (r == VSW_DROP_MAX) {
+		FUZZ_CHECK(!(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG));
+		FUZZ_CHECK(vsw_offload_fill_csum(m) == 0 && m->pkt_len == len);
+	}
+	FUZZ_CHECK(fp->n_free == fp->n && fp->double_frees == 0);
+	free(buf);
+	free(m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vsw_frame f, g, untouched;
@@ -309,6 +389,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (len >= VSW_ETH_HLEN + VSW_VLAN_HLEN &&
 	    be16(data + 12) == TPID_8021Q && !is_tpid(be16(data + 16)))
 		FUZZ_CHECK(c != VSW_FRAME_RUNT);
+	check_offload(data, len, true);
+	check_offload(data, len, false);
 	if (is_forward(c)) {
 		check_forward(data, len, c, &f);
 		check_portsec(data, len);

@@ -74,6 +74,9 @@ enum vu_req {
 
 /* Feature bits (virtio and vhost-user). */
 #define F_MRG_RXBUF (1ull << 15)
+#define F_CSUM (1ull << 0)
+#define F_HOST_TSO4 (1ull << 11)
+#define F_HOST_TSO6 (1ull << 12)
 #define F_INDIRECT_DESC (1ull << 28)
 #define F_PROTOCOL_FEATURES (1ull << 30)
 #define F_VERSION_1 (1ull << 32)
@@ -734,14 +737,20 @@ static enum out hs_protocol(struct conn *c, const char **step)
 	return OUT_OK;
 }
 
+/* Scenarios that lie in virtio-net headers take the offloads offered. */
+static bool want_offloads;
+
 /* GET_FEATURES, SET_FEATURES, SET_OWNER, protocol features. */
 static enum out hs_negotiate(struct conn *c, const char **step)
 {
 	struct vu_msg m;
 
 	TRY("GET_FEATURES", vu_get(c, VU_GET_FEATURES, NULL, 0, &m));
-	c->features = m.p.u64 & (F_VERSION_1 | F_PROTOCOL_FEATURES |
-				 F_INDIRECT_DESC | F_MRG_RXBUF);
+	c->features =
+		m.p.u64 &
+		(F_VERSION_1 | F_PROTOCOL_FEATURES | F_INDIRECT_DESC |
+		 F_MRG_RXBUF |
+		 (want_offloads ? F_CSUM | F_HOST_TSO4 | F_HOST_TSO6 : 0));
 	TRY("SET_FEATURES", vu_set_u64(c, VU_SET_FEATURES, c->features));
 	TRY("SET_OWNER", vu_set(c, VU_SET_OWNER, NULL, 0, NULL, 0));
 	return hs_protocol(c, step);
@@ -1627,6 +1636,111 @@ static void s_tx_giant(struct report *r, uint64_t arg)
 	    tx_wait(&d.g, (uint16_t)(u + 1), opt.timeout_ms) == u + 1
 		    ? "consumed"
 		    : "not consumed");
+	dev_down(&d, r);
+}
+
+/* ---- scenarios: offload headers that lie --------------------------------- */
+
+#define HDR_NEEDS_CSUM 1
+#define GSO_TCPV4 1
+#define GSO_UDP 3
+
+struct lie {
+	const char *what;
+	uint8_t flags, gso_type;
+	uint16_t gso_size, csum_start, csum_offset;
+	uint8_t proto, doff;   /* IPv4 protocol, TCP data offset (words) */
+	uint16_t ip_len;       /* IPv4 total length; 0: the true one */
+	uint16_t payload, cut; /* L4 payload bytes; cut: frame length */
+	bool bad;	       /* vsw must drop it as bad_offload */
+};
+
+static const struct lie lies[] = {
+	{"gso_size 1 (1400 segments)", HDR_NEEDS_CSUM, GSO_TCPV4, 1, 34, 16, 6,
+	 5, 0, 1400, 0, true},
+	{"IP length 60000 in a 1454-byte frame", HDR_NEEDS_CSUM, GSO_TCPV4,
+	 1448, 34, 16, 6, 5, 60000, 1400, 0, true},
+	{"IP length 540, descriptors 1454", HDR_NEEDS_CSUM, GSO_TCPV4, 100, 34,
+	 16, 6, 5, 540, 1400, 0, true},
+	{"UFO (not negotiated) on UDP", HDR_NEEDS_CSUM, GSO_UDP, 100, 34, 6, 17,
+	 5, 0, 1400, 0, true},
+	{"TCP header of 60 bytes cut at 30", HDR_NEEDS_CSUM, GSO_TCPV4, 100, 34,
+	 16, 6, 15, 0, 0, 64, true},
+	{"csum_start past the frame", HDR_NEEDS_CSUM, 0, 0, 3000, 0xffff, 6, 5,
+	 0, 400, 0, false},
+	{"checksum asked on ICMP", HDR_NEEDS_CSUM, 0, 0, 34, 2, 1, 5, 0, 400, 0,
+	 false},
+	{"gso_size 65535 on 1400 bytes", HDR_NEEDS_CSUM, GSO_TCPV4, 65535, 34,
+	 16, 6, 5, 0, 1400, 0, false},
+};
+
+/* Lie @l in slot @slot: its header and frame; returns the desc length. */
+static uint32_t lie_write(struct guest *g, unsigned int slot,
+			  const struct lie *l)
+{
+	uint8_t *b = g->mem + BUF_OFF + (size_t)slot * BUF_SIZE,
+		*f = b + NET_HDR;
+	uint32_t l4 = l->proto == 6 ? 20 : 8, len = 34 + l4 + l->payload;
+	uint16_t ipl = l->ip_len ? l->ip_len : (uint16_t)(20 + l4 + l->payload);
+
+	memset(b, 0, NET_HDR + len);
+	b[0] = l->flags;
+	b[1] = l->gso_type;
+	b[2] = 54, b[3] = 0; /* hdr_len (a hint the backend ignores) */
+	b[4] = (uint8_t)l->gso_size, b[5] = (uint8_t)(l->gso_size >> 8);
+	b[6] = (uint8_t)l->csum_start, b[7] = (uint8_t)(l->csum_start >> 8);
+	b[8] = (uint8_t)l->csum_offset, b[9] = (uint8_t)(l->csum_offset >> 8);
+	memcpy(f, our_mac, 6);
+	memcpy(f + 6, our_mac, 6);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[16] = (uint8_t)(ipl >> 8), f[17] = (uint8_t)ipl;
+	f[22] = 64;
+	f[23] = l->proto;
+	f[26] = 10, f[29] = 1, f[30] = 10, f[33] = 2;
+	f[34 + 12] = (uint8_t)(l->doff << 4);
+	if (l->cut)
+		len = l->cut;
+	return NET_HDR + len;
+}
+
+static void s_tx_offload_lies(struct report *r, uint64_t arg)
+{
+	const unsigned int n = sizeof(lies) / sizeof(lies[0]);
+	unsigned int bad = 0;
+	struct dev d;
+	uint16_t u;
+
+	(void)arg;
+	SENT(r,
+	     "offloads negotiated (csum, host_tso4/6); on vring 1 %u frames "
+	     "whose virtio-net headers lie:",
+	     n);
+	for (unsigned int i = 0; i < n; i++) {
+		SENT(r, " %s%s", lies[i].what, i + 1 < n ? "," : "");
+		bad += lies[i].bad;
+	}
+	SENT(r, " (%u of them bad_offload); then a valid frame", bad);
+	want_offloads = true;
+	if (dev_up(&d, r) < 0) {
+		want_offloads = false;
+		dev_down(&d, r);
+		return;
+	}
+	want_offloads = false;
+	if (!(d.c.features & F_HOST_TSO4))
+		GOT(r, "the backend offered no TSO; ");
+	for (unsigned int i = 0; i < n; i++) {
+		desc_set(&d.g, (uint16_t)(16 + i),
+			 GPA_BASE + BUF_OFF + (uint64_t)(16 + i) * BUF_SIZE,
+			 lie_write(&d.g, 16 + i, &lies[i]), 0, 0);
+		tx_post(&d.g, (uint16_t)(16 + i));
+	}
+	u = tx_wait(&d.g, (uint16_t)n, opt.timeout_ms);
+	GOT(r, "%u of %u frames consumed; ", u, n);
+	tx_valid(&d.g, (uint16_t)(16 + n));
+	u = tx_wait(&d.g, (uint16_t)(n + 1), opt.timeout_ms);
+	GOT(r, "then the valid one: %u of %u frames consumed", u, n + 1);
 	dev_down(&d, r);
 }
 
@@ -2998,6 +3112,7 @@ static const struct scenario scenarios[] = {
 	{"tx_indirect_loop", s_tx, TX_IND_LOOP},
 	{"tx_indirect_straddle", s_tx, TX_IND_STRADDLE},
 	{"tx_giant", s_tx_giant, 16},
+	{"tx_offload_lies", s_tx_offload_lies, 0},
 	{"reset_owner_rerun", s_reset_rerun, 0},
 	{"reset_owner_loop", s_reset_loop, 20},
 	{"reconnect_storm", s_reconnect_storm, 0},

@@ -244,7 +244,15 @@ trial_start
 note "attacking c with ${#SCEN[@]} scenario(s)"
 for s in "${SCEN[@]}"; do
 	trial_room "$s"
+	bad0=$(port_ctr c drop_bad_offload)
 	run_scenario "$s"
+	# the lies that must be dropped where they enter, and only they (the
+	# five marked bad in vhost_hostile.c's lies[])
+	if [ "$s" = tx_offload_lies ]; then
+		n=$(( $(port_ctr c drop_bad_offload) - bad0 ))
+		note "tx_offload_lies: $n frames dropped as bad_offload"
+		[ "$n" -eq 5 ] || BAD+=("tx_offload_lies: $n bad_offload drops, want 5")
+	fi
 done
 trial_end
 

@@ -313,6 +313,7 @@ static void test_unknown_keys(void)
 		"idle-threshold-us, "
 		"max-sleep-us, fdb-aging-s, rebalance-interval-s, "
 		"rebalance-threshold-pct, bridge, run-dir, fdb-size, mbufs, "
+		"offloads, "
 		"control, port-add-drivers, socket-mode, "
 		"socket-owner, socket-group, socket-dirs, "
 		"socket-watch-dir, socket-watch-profile, state-file)"));
@@ -320,7 +321,7 @@ static void test_unknown_keys(void)
 		PORT0 "queue = 2\n",
 		"[port vm0] queue = \"2\": expected a port key (type, "
 		"path, mode, devargs, queues, rxq, txq, lcores, "
-		"mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"mtu, offloads, max-macs, allowed-macs, vlan-mode, tag, "
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, "
 		"socket-owner, socket-group, socket-mode, external-ids)"));
@@ -332,7 +333,8 @@ static void test_keys_wrong_type(void)
 		PORT0 "devargs = net_null0\n",
 		"[port vm0] devargs = \"net_null0\": expected a "
 		"vhost-user port key (type, path, mode, queues, "
-		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"lcores, mtu, offloads, max-macs, allowed-macs, vlan-mode, "
+		"tag, "
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, "
 		"socket-owner, socket-group, socket-mode, external-ids)"));
@@ -341,7 +343,7 @@ static void test_keys_wrong_type(void)
 		"[port vm0] txq = \"1\": expected "
 		"a vhost-user port key (type, "
 		"path, mode, queues, lcores, mtu, "
-		"max-macs, allowed-macs, vlan-mode, tag, "
+		"offloads, max-macs, allowed-macs, vlan-mode, tag, "
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, "
 		"socket-owner, socket-group, socket-mode, external-ids)"));
@@ -349,14 +351,16 @@ static void test_keys_wrong_type(void)
 		"[port e0]\npath = /x.sock\ntype = ethdev\n",
 		"[port e0] path = \"/x.sock\": expected an ethdev "
 		"port key (type, devargs, queues, rxq, txq, "
-		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"lcores, mtu, offloads, max-macs, allowed-macs, vlan-mode, "
+		"tag, "
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
 	CHECK(load_fails(
 		"[port e0]\ntype = ethdev\nmode = server\n",
 		"[port e0] mode = \"server\": expected an ethdev "
 		"port key (type, devargs, queues, rxq, txq, "
-		"lcores, mtu, max-macs, allowed-macs, vlan-mode, tag, "
+		"lcores, mtu, offloads, max-macs, allowed-macs, vlan-mode, "
+		"tag, "
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, external-ids)"));
 }
@@ -1154,7 +1158,8 @@ static void test_key_table(void)
 		     "allowed-ips, storm-broadcast-pps, storm-multicast-pps, "
 		     "storm-unknown-pps, external-ids") == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
-		     "run-dir, fdb-size, mbufs, control, port-add-drivers, "
+		     "run-dir, fdb-size, mbufs, offloads, control, "
+		     "port-add-drivers, "
 		     "socket-mode, socket-owner, socket-group, socket-dirs, "
 		     "socket-watch-dir, socket-watch-profile, "
 		     "state-file") == 0);
@@ -1164,7 +1169,7 @@ static void test_key_table(void)
 				      "89k123456789k123456789k123456789=1",
 				      NULL, &pc, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "expected a port key (type, path, mode, devargs, "
-			  "queues, rxq, txq, lcores, mtu, max-macs, "
+			  "queues, rxq, txq, lcores, mtu, offloads, max-macs, "
 			  "allowed-macs, vlan-mode, tag, trunks, allowed-ips, "
 			  "storm-broadcast-pps, storm-multicast-pps, "
 			  "storm-unknown-pps, socket-owner, socket-group, "

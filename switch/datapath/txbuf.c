@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A port's transmit buffer leaving (txbuf.h): the port's tx, the too_big
+ * frames a guest without mergeable rx buffers refuses taken out, a full
+ * ring retried tx-retries times, every packet counted as sent or dropped.
+ */
+#include <string.h>
+
+#include "common/debug.h"
+#include "txbuf.h"
+
+/* Take pkts[i] out of the batch (it is freed and counted by the caller). */
+static void cut(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
+{
+	memmove(&pkts[i], &pkts[i + 1], (size_t)(n - i - 1) * sizeof(*pkts));
+}
+
+/*
+ * Send @n packets; returns how many the port took.  A guest without
+ * mergeable rx buffers refuses a frame longer than its buffers and, in the
+ * library, everything queued behind it (test 21_jumbo_flood): such a frame at the
+ * head of what is left is dropped as too_big and the rest is tried again.
+ * Otherwise a short send is a full ring, retried tx-retries times.
+ */
+static uint16_t send_batch(struct vsw_worker *w, const struct vsw_table *dp,
+			   struct vsw_port *p, struct rte_mbuf **pkts,
+			   uint16_t *n, struct vsw_port_ctrs *c,
+			   uint64_t *bytes)
+{
+	uint16_t sent = p->ops->tx(p, (uint16_t)w->idx, pkts, *n);
+	uint16_t r = 0;
+
+	while (sent < *n) {
+		struct rte_mbuf *m = pkts[sent];
+
+		if (p->tx_refuses_big && m->pkt_len > VSW_SMALL_BUF_FRAME) {
+			c->drops[VSW_DROP_TOO_BIG]++;
+			*bytes -= m->pkt_len;
+			cut(pkts, sent, *n);
+			(*n)--;
+			rte_pktmbuf_free(m);
+		} else if (r++ >= dp->par.tx_retries) {
+			break;
+		}
+		if (sent < *n)
+			sent += p->ops->tx(p, (uint16_t)w->idx, pkts + sent,
+					   *n - sent);
+	}
+	return sent;
+}
+
+/* Hand a port's buffered packets to it (txbuf.h). */
+void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
+		    uint16_t id)
+{
+	struct vsw_txbuf *b = &w->txb[id];
+	struct vsw_port_ctrs *c = &w->ctrs[id];
+	struct vsw_port *p = dp->ports[id];
+	uint16_t n = b->n, sent;
+	uint64_t bytes = 0;
+
+	b->n = 0;
+	w->dirty &= ~(1ull << id);
+	if (n == 0)
+		return;
+	if (p == NULL || !vsw_port_is_up(p)) {
+		c->drops[VSW_DROP_PORT_DOWN] += n;
+		rte_pktmbuf_free_bulk(b->pkts, n);
+		return;
+	}
+	c->tx_flushes++;
+	c->flush_hist[vsw_flush_bucket(n)]++;
+	for (uint16_t i = 0; i < n; i++) {
+		VSW_CHECK_MBUF(b->pkts[i], "tx");
+		bytes += b->pkts[i]->pkt_len;
+	}
+	sent = send_batch(w, dp, p, b->pkts, &n, c, &bytes);
+	if (sent < n) {
+		for (uint16_t i = sent; i < n; i++)
+			bytes -= b->pkts[i]->pkt_len;
+		c->drops[VSW_DROP_TX_FULL] += n - sent;
+		rte_pktmbuf_free_bulk(b->pkts + sent, n - sent);
+	}
+	c->tx_packets += sent;
+	c->tx_bytes += bytes;
+}

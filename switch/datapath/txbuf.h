@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A worker's output side: each port's private transmit buffer, what a
+ * copy must be to enter it (append) and how a buffer leaves (flush,
+ * txbuf.c).  A copy for an output whose mtu, guest buffers or lack of
+ * chained-mbuf support cannot take it is dropped for that output alone
+ * (too_big), never truncated and never blocking the frames queued behind
+ * it; an offloaded frame (a TSO frame or a checksum left to fill, marked
+ * at ingress by offload.c) goes whole, filled in or cut into segments as
+ * the output needs (vsw_offload_out).
+ */
+#ifndef VSW_TXBUF_H
+#define VSW_TXBUF_H
+
+#include <rte_branch_prediction.h>
+#include <rte_mbuf.h>
+
+#include "offload.h"
+#include "table.h"
+#include "worker.h"
+
+static inline void drop_pkt(struct vsw_port_ctrs *c, enum vsw_drop_reason r,
+			    struct rte_mbuf *m)
+{
+	c->drops[r]++;
+	rte_pktmbuf_free(m);
+}
+
+/* Hand port @id's buffered packets to it; what it refuses is dropped. */
+void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
+		    uint16_t id);
+
+/* A copy @out cannot take whole: longer than its frames, or chained. */
+static inline bool too_big_for(const struct vsw_table *dp, uint16_t out,
+			       const struct rte_mbuf *m)
+{
+	return m->pkt_len > dp->pp[out].max_frame ||
+	       (m->nb_segs > 1 && !dp->pp[out].tx_chains);
+}
+
+/* Buffer @m (checked) for @out; a full burst leaves at once. */
+static inline void vsw_append_plain(struct vsw_worker *w,
+				    const struct vsw_table *dp, uint16_t out,
+				    struct rte_mbuf *m, uint64_t now)
+{
+	struct vsw_txbuf *b = &w->txb[out];
+
+	if (b->n == 0) {
+		w->dirty |= 1ull << out;
+		b->first_tsc = now;
+	}
+	b->pkts[b->n++] = m;
+	if (b->n >= dp->par.burst)
+		vsw_flush_port(w, dp, out);
+}
+
+/* Give @m (one reference) to @out. */
+static inline void append(struct vsw_worker *w, const struct vsw_table *dp,
+			  uint16_t out, struct rte_mbuf *m, uint64_t now)
+{
+	if (unlikely(m->pkt_len > dp->fast_len ||
+		     (m->ol_flags & VSW_OL_TX_MASK) != 0)) {
+		if (m->ol_flags & VSW_OL_TX_MASK) {
+			vsw_offload_out(w, dp, out, m, now);
+			return;
+		}
+		if (too_big_for(dp, out, m)) {
+			drop_pkt(&w->ctrs[out], VSW_DROP_TOO_BIG, m);
+			return;
+		}
+	}
+	vsw_append_plain(w, dp, out, m, now);
+}
+
+#endif /* VSW_TXBUF_H */

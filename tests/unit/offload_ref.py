@@ -1,0 +1,195 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""vsw's TCP segmentation and checksum filling, byte for byte against
+scapy's.
+
+Builds TSO super-frames (IPv4, IPv4 with options, IPv6, VLAN-tagged,
+Q-in-Q, TCP options, FIN/PSH/CWR, a payload that is not a multiple of
+the segment size, one shorter than it) and frames whose checksum was left
+to fill (TCP and UDP, IPv4 and IPv6, a trailer after the IP packet),
+hands them to `test_offload --ref` (vsw_offload_segment,
+vsw_offload_fill_csum over chains of 512-byte mbufs) and compares what it
+prints with the segments scapy makes on its own: the payload cut at the
+segment size, IPv4 total length and ID (+1 per segment), IPv6 payload
+length, TCP sequence numbers, FIN and PSH on the last segment only, CWR on
+the first only, and every checksum recomputed by scapy.
+
+Usage: offload_ref.py PATH/TO/test_offload   (exit 77: no scapy)
+"""
+import subprocess
+import sys
+
+try:
+    from scapy.layers.inet import IP, TCP, UDP
+    from scapy.layers.inet6 import IPv6
+    from scapy.layers.l2 import Dot1Q, Dot1AD, Ether
+    from scapy.packet import Raw
+except ImportError:
+    print("offload_ref: SKIP: python3-scapy is missing (tools/deps)")
+    sys.exit(77)
+
+
+def payload(n):
+    return bytes((i * 7 + 3) & 0xFF for i in range(n))
+
+
+def l2(tags):
+    e = Ether(src="02:00:00:00:00:0a", dst="02:00:00:00:00:0b")
+    if tags == 1:
+        return e / Dot1Q(vlan=5, prio=3)
+    if tags == 2:
+        return e / Dot1AD(vlan=100) / Dot1Q(vlan=5)
+    return e
+
+
+def ip4(opts=False):
+    ip = IP(src="10.0.0.1", dst="10.0.0.2", id=0xFFFE, flags="DF", ttl=64)
+    if opts:
+        ip.options = [b"\x94\x04\x00\x00", b"\x01\x01\x01\x00"]
+    return ip
+
+
+def ip6():
+    return IPv6(src="fd00::1", dst="fd00::2", hlim=64, fl=0x12345)
+
+
+def tcp(flags="PA", opts=True):
+    t = TCP(sport=40000, dport=5201, seq=0xFFFFF000, ack=77, flags=flags,
+            window=501)
+    if opts:
+        t.options = [("NOP", None), ("NOP", None),
+                     ("Timestamp", (123456, 654321))]
+    return t
+
+
+def partial(pkt):
+    """The frame as a guest leaves it: its L4 checksum not filled."""
+    raw = bytearray(bytes(pkt))
+    l4 = pkt.getlayer(TCP) or pkt.getlayer(UDP)
+    off = len(raw) - len(bytes(l4))
+    field = off + (16 if isinstance(l4, TCP) else 6)
+    raw[field:field + 2] = b"\x12\x34"
+    return bytes(raw)
+
+
+def expect_segments(pkt, mss):
+    """scapy's own segments of super-frame @pkt at @mss."""
+    t = pkt[TCP]
+    data = bytes(t.payload)
+    n = max(1, -(-len(data) // mss))
+    out = []
+    for i in range(n):
+        s = pkt.copy()
+        st = s[TCP]
+        st.remove_payload()
+        chunk = data[i * mss:(i + 1) * mss]
+        st.seq = (t.seq + i * mss) & 0xFFFFFFFF
+        fl = int(t.flags)
+        if i < n - 1:
+            fl &= ~(0x01 | 0x08)
+        if i > 0:
+            fl &= ~0x80
+        st.flags = fl
+        st.chksum = None
+        if s.haslayer(IP):
+            s[IP].len = None
+            s[IP].chksum = None
+            s[IP].id = (t.underlayer.id + i) & 0xFFFF
+        else:
+            s[IPv6].plen = None
+        s = s / Raw(chunk) if chunk else s
+        out.append(bytes(Ether(bytes(s))))
+    return out
+
+
+def expect_filled(pkt):
+    """The frame with its checksum computed by scapy."""
+    p = Ether(bytes(pkt))
+    l4 = p.getlayer(TCP) or p.getlayer(UDP)
+    l4.chksum = None
+    return bytes(Ether(bytes(p)))
+
+
+def cases():
+    big = payload(20000)
+    yield "ipv4", l2(0) / ip4() / tcp() / Raw(big), 1448
+    yield "ipv4 options", l2(0) / ip4(True) / tcp() / Raw(big), 1000
+    yield "ipv6", l2(0) / ip6() / tcp() / Raw(big), 1428
+    yield "ipv4 vlan", l2(1) / ip4() / tcp() / Raw(big), 1444
+    yield "ipv6 q-in-q", l2(2) / ip6() / tcp() / Raw(big), 1420
+    yield "fin psh cwr", l2(0) / ip4() / tcp("FPAC") / Raw(payload(5000)), \
+        1448
+    yield "no tcp options", l2(0) / ip4() / tcp(opts=False) / \
+        Raw(payload(3000)), 536
+    yield "one segment", l2(0) / ip4() / tcp() / Raw(payload(700)), 1448
+    yield "exact multiple", l2(0) / ip6() / tcp() / Raw(payload(4000)), 1000
+    yield "64 KiB, 9000 mtu", l2(0) / ip4() / tcp() / \
+        Raw(payload(65000)), 8948
+
+
+def csum_cases():
+    yield "tcp ipv4", l2(0) / ip4() / tcp() / Raw(payload(900))
+    yield "tcp ipv6 vlan", l2(1) / ip6() / tcp() / Raw(payload(1201))
+    yield "udp ipv4", l2(0) / ip4() / UDP(sport=5, dport=53) / \
+        Raw(payload(333))
+    yield "udp ipv6", l2(0) / ip6() / UDP(sport=5, dport=53) / \
+        Raw(payload(1000))
+    yield "tcp ipv4, trailer", l2(0) / ip4() / tcp() / Raw(payload(5)), 8
+
+
+def main():
+    tool = sys.argv[1]
+    proc = subprocess.Popen([tool, "--ref"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+
+    def ask(line):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        got = []
+        while True:
+            r = proc.stdout.readline().strip()
+            if r in ("end", ""):
+                return got
+            got.append(r)
+
+    failures = 0
+    for name, pkt, mss in cases():
+        pkt = Ether(bytes(pkt))
+        want = [w.hex() for w in expect_segments(pkt, mss)]
+        got = ask("seg %d %s" % (mss, partial(pkt).hex()))
+        ok = got == want
+        print("%s segments: %s (%d segments)" %
+              ("ok  " if ok else "FAIL", name, len(want)))
+        if not ok:
+            failures += 1
+            for i, (g, w) in enumerate(zip(got, want)):
+                if g != w:
+                    print("  segment %d differs:\n   got  %s\n   want %s" %
+                          (i, g[:200], w[:200]))
+                    break
+            if len(got) != len(want):
+                print("  got %d frames, want %d" % (len(got), len(want)))
+    for item in csum_cases():
+        name, pkt = item[0], Ether(bytes(item[1]))
+        raw = partial(pkt)
+        if len(item) > 2:
+            raw += b"\x00" * item[2]  # Ethernet padding after the IP packet
+        want = expect_filled(pkt).hex() + ("00" * item[2] if len(item) > 2
+                                           else "")
+        got = ask("csum %s" % raw.hex())
+        ok = got == [want]
+        print("%s checksum: %s" % ("ok  " if ok else "FAIL", name))
+        if not ok:
+            failures += 1
+            print("   got  %s\n   want %s" % (got[:1], want[:200]))
+    proc.stdin.close()
+    rc = proc.wait()
+    if rc != 0:
+        print("FAIL: test_offload --ref exited %d (an mbuf not freed?)" % rc)
+        failures += 1
+    print("%d failure(s)" % failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
