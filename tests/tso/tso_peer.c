@@ -381,8 +381,11 @@ int main(int argc, char **argv)
 	if (mp == NULL || rte_eth_dev_count_avail() < 1)
 		return 2;
 	rc = port_up(0, mp, &o);
-	if (rc != 0)
+	if (rc != 0) { /* (closed and cleaned up: LeakSanitizer watches) */
+		rte_eth_dev_close(0);
+		rte_eal_cleanup();
 		return rc == 3 ? 3 : 2;
+	}
 	rc = o.send ? do_send(0, mp, &o) : do_recv(0, mp, &o);
 	rte_eth_dev_stop(0);
 	rte_eth_dev_close(0);
