@@ -189,14 +189,20 @@ static void put_l4_csum(struct rte_mbuf *m, const struct ol_hdrs *h)
 	put_sum(f, l4_csum(m, h));
 }
 
+/* @m's checksum at @h filled in, its tx requests cleared. */
+static void fill_csum(struct rte_mbuf *m, const struct ol_hdrs *h)
+{
+	put_l4_csum(m, h);
+	m->ol_flags &= ~(VSW_OL_TX_MASK | TX_L3_MASK);
+}
+
 int vsw_offload_fill_csum(struct rte_mbuf *m)
 {
 	struct ol_hdrs h;
 
 	if (parse(m, &h) < 0)
 		return -1;
-	put_l4_csum(m, &h);
-	m->ol_flags &= ~(VSW_OL_TX_MASK | TX_L3_MASK);
+	fill_csum(m, &h);
 	return 0;
 }
 
@@ -364,8 +370,7 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 				c->drops[VSW_DROP_NO_MBUF]++;
 				return;
 			}
-			put_l4_csum(m, &h);
-			m->ol_flags &= ~(VSW_OL_TX_MASK | TX_L3_MASK);
+			fill_csum(m, &h);
 			c->csum_filled++;
 		}
 		vsw_append_plain(w, dp, out, m, now);
