@@ -132,7 +132,7 @@ enum vsw_drop_reason vsw_offload_in(struct rte_mbuf *m, uint32_t max_frame)
 	hl = (uint32_t)h.l2 + h.l3 + h.l4;
 	if (m->ol_flags & RTE_MBUF_F_RX_LRO) {
 		/* the lengths the descriptors gave must be the IP header's */
-		if (h.proto != PROTO_TCP || m->tso_segsz == 0 ||
+		if (h.proto != PROTO_TCP || m->tso_segsz < VSW_TSO_MIN_SEGSZ ||
 		    h.l2 + h.ip_len != m->pkt_len || m->pkt_len <= hl)
 			return VSW_DROP_BAD_OFFLOAD;
 		payload = m->pkt_len - hl;
@@ -159,6 +159,80 @@ enum vsw_drop_reason vsw_offload_in(struct rte_mbuf *m, uint32_t max_frame)
 	return VSW_DROP_MAX;
 }
 
+/* @s folded to 16 bits (one's complement). */
+static inline uint16_t fold(uint64_t s)
+{
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/*
+ * The one's-complement sum (RFC 1071) of @len bytes at @p in memory
+ * order, folded: 32 bytes a step into a 64-bit sum of 32-bit words, which
+ * folds to the sum of the 16-bit words (rte_raw_cksum adds 2 bytes a
+ * step: this is the segmentation's hottest loop after the copy).
+ */
+static uint16_t sum_bytes(const uint8_t *p, uint32_t len)
+{
+	uint64_t s0 = 0, s1 = 0;
+	uint64_t v[4];
+	uint16_t t = 0;
+
+	for (; len >= 32; p += 32, len -= 32) {
+		memcpy(v, p, 32);
+		s0 += (v[0] & 0xffffffff) + (v[0] >> 32) + (v[1] & 0xffffffff) +
+		      (v[1] >> 32);
+		s1 += (v[2] & 0xffffffff) + (v[2] >> 32) + (v[3] & 0xffffffff) +
+		      (v[3] >> 32);
+	}
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(v, p, 8);
+		s0 += (v[0] & 0xffffffff) + (v[0] >> 32);
+	}
+	for (; len >= 2; p += 2, len -= 2) {
+		memcpy(&t, p, 2);
+		s1 += t;
+	}
+	if (len == 1) { /* the last byte, as the first of a zero-padded word */
+		t = 0;
+		memcpy(&t, p, 1);
+		s1 += t;
+	}
+	return fold(s0 + s1);
+}
+
+/*
+ * The sum of @len bytes of the chain @m from @off, folded: a segment that
+ * starts at an odd offset of the range adds its sum byte-swapped.
+ */
+static int sum_mbuf(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+		    uint16_t *out)
+{
+	uint64_t s = 0;
+	uint32_t done = 0;
+
+	while (m != NULL && off >= m->data_len) {
+		off -= m->data_len;
+		m = m->next;
+	}
+	for (; m != NULL && done < len; m = m->next, off = 0) {
+		uint32_t n = m->data_len - off;
+		uint16_t x;
+
+		if (n > len - done)
+			n = len - done;
+		x = sum_bytes(rte_pktmbuf_mtod_offset(m, const uint8_t *, off),
+			      n);
+		s += done & 1 ? (uint16_t)(x << 8 | x >> 8) : x;
+		done += n;
+	}
+	*out = fold(s);
+	return done == len ? 0 : -1;
+}
+
 /* The TCP/UDP checksum of the L4 bytes of @m at @h, its field zero. */
 static uint16_t l4_csum(const struct rte_mbuf *m, const struct ol_hdrs *h)
 {
@@ -168,7 +242,7 @@ static uint16_t l4_csum(const struct rte_mbuf *m, const struct ol_hdrs *h)
 	uint16_t raw = 0, c;
 
 	sum = h->v6 ? rte_ipv6_phdr_cksum(ip, 0) : rte_ipv4_phdr_cksum(ip, 0);
-	if (rte_raw_cksum_mbuf(m, off, len, &raw) < 0)
+	if (sum_mbuf(m, off, len, &raw) < 0)
 		return 0;
 	sum += raw;
 	sum = (sum & 0xffff) + (sum >> 16);

@@ -36,6 +36,14 @@ struct vsw_table;
 
 /* A TSO frame is cut into at most this many segments; more: bad_offload */
 #define VSW_TSO_MAX_SEGS 256
+/*
+ * The smallest gso_size a TSO frame may ask for; smaller: bad_offload.
+ * Linux never sends one below TCP_MIN_SND_MSS (48). With this floor a
+ * guest gets at most one segment built per 48 payload bytes it moved
+ * over its ring: the work of cutting stays proportional to its bytes, no
+ * worse than a flood of small frames (docs/offloads.md, amplification).
+ */
+#define VSW_TSO_MIN_SEGSZ 48
 
 /* The tx requests vsw_offload_in sets (and the worker tests) */
 #define VSW_OL_TX_MASK (RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_L4_MASK)
