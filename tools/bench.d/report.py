@@ -13,6 +13,7 @@ import sys
 
 import blocks
 import gencheck  # vswgen against pktgen (tools/bench --gen)
+import tcp  # the TCP block (tools/bench --tcp)
 
 DUT_ORDER = blocks.DUT_ORDER
 PLOT_WHAT = {
@@ -113,6 +114,8 @@ def main():
     zrows, zratios, lrows = blocks.latency_summary(ok)
     goals = blocks.judge(machine, trials + skipped, summary, ratio_med,
                          scale_rows, scale_ratios, zrows, zratios, lrows, fdb)
+    tcp_rows, tcp_ratios = tcp.summary(ok)
+    tcp.judge(goals, tcp_rows, tcp_ratios)
 
     json.dump({"machine": machine, "trials": trials, "skipped": skipped,
                "summary": summary, "ratios": ratios, "fdb_scale": fdb,
@@ -123,7 +126,9 @@ def main():
                "zero_loss": zrows,
                "zero_loss_ratios": [{"other": k[1], "ratio_rounds": v}
                                     for k, v in zratios.items()],
-               "latency": lrows, "goals": goals.rows,
+               "latency": lrows, "goals": goals.rows, "tcp": tcp_rows,
+               "tcp_ratios": [{"scenario": k[0], "ratio": "%s/%s" % k[1:],
+                               "rounds": v} for k, v in tcp_ratios.items()],
                "generators": gencheck.crosscheck(trials)},
               open(os.path.join(out, "results.json"), "w"), indent=1)
 
@@ -206,6 +211,7 @@ def main():
             md.append("1M source MACs cost %+.1f %% cycles/packet against 1."
                       % big[0]["cpp_increase_pct"])
             md.append("")
+    md += tcp.markdown(tcp_rows, tcp_ratios, machine)
     md += gencheck.markdown(gencheck.crosscheck(trials))
     if failed:
         md.append("Failed trials: " + ", ".join(

@@ -46,6 +46,7 @@ def dut_cycles(rec, before, after, cpp):
             busy += w["busy_cycles"] - w0.get("busy_cycles", 0)
             idle += w["idle_cycles"] - w0.get("idle_cycles", 0)
             pk += w["rx_packets"] - w0.get("rx_packets", 0)
+        rec["dut_busy_cycles"] = busy
         if pk:
             cyc = busy / pk
         if busy + idle:
@@ -116,10 +117,22 @@ def main():
         rec.update(json.loads(os.environ.get("BENCH_EXTRA") or "{}"))
     except ValueError:
         pass
+    tcp = (g or {}).get("tcp") or {}
+    if tcp.get("payload_bytes") and rec.get("dut_busy_cycles"):
+        rec["dut_cycles_per_kib"] = rec["dut_busy_cycles"] / (
+            tcp["payload_bytes"] / 1024.0)
     with open(trials, "a") as f:
         f.write(json.dumps(rec) + "\n")
     lat = rec.get("latency_ns") or {}
-    if rec["status"] == "ok" and block == "zeroloss":
+    if rec["status"] == "ok" and block == "tcp":
+        print("   %.2f Gbit/s of TCP payload, loss %.2f%%, longest frame "
+              "received %s B; DUT %s cycles/KiB, busy %s%%" % (
+                  tcp.get("gbps", 0), rec["loss_pct"], tcp.get("rx_len_max"),
+                  "%.0f" % rec["dut_cycles_per_kib"]
+                  if rec.get("dut_cycles_per_kib") else "n/a",
+                  "%.0f" % rec["dut_busy_pct"]
+                  if rec.get("dut_busy_pct") is not None else "n/a"))
+    elif rec["status"] == "ok" and block == "zeroloss":
         print("   zero-loss %s Mpps (max %s)" % (
             rec.get("zero_loss_mpps"), (rec.get("search") or {}).get(
                 "max_mpps")))

@@ -279,6 +279,8 @@ ovs_appctl() { ovs-appctl --target="$OVSD/ovs-vswitchd.ctl" --timeout=30 "$@"; }
 # (its db, sockets, logs), DPDK --file-prefix PREFIX (cleaned at exit),
 # main lcore and ovsdb-server on MAIN_CPU, one pmd on PMD_CPU, no PCI;
 # EAL_MEM e.g. --no-huge -m 1024 (default -m 1024). OVSD, OVS_PID.
+# OVS_OTHER_CONFIG: more other_config:KEY=VALUE words set before
+# ovs-vswitchd starts (e.g. other_config:userspace-tso-enable=true).
 ovs_launch() {
 	local dir=$1 pfx=$2 mcpu=$3 pcpu=$4 log=$5 mem
 	shift 5
@@ -297,7 +299,7 @@ ovs_launch() {
 		other_config:dpdk-lcore-mask="$(printf 0x%x $((1 << mcpu)))" \
 		other_config:pmd-cpu-mask="$(printf 0x%x $((1 << pcpu)))" \
 		"other_config:dpdk-extra=--no-pci --file-prefix $pfx $mem" \
-		other_config:vhost-iommu-support=false
+		other_config:vhost-iommu-support=false ${OVS_OTHER_CONFIG:-}
 	"$OVS_VSWITCHD_DPDK" "unix:$OVSD/db.sock" --pidfile="$OVSD/ovs-vswitchd.pid" \
 		--unixctl="$OVSD/ovs-vswitchd.ctl" --log-file="$OVSD/ovs-vswitchd.log" \
 		--no-chdir --detach >>"$log" 2>&1 || return 1

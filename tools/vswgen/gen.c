@@ -108,18 +108,41 @@ static int tx_mac_port(const struct gen_pair *pp)
 	return pp->tx_port != GEN_PORT_NONE ? pp->tx_port : pp->rx_port;
 }
 
+struct lean_init {
+	const struct gen_ctx *c;
+	const struct gen_pair *pp;
+};
+
 /* --lean: one frame, written once into an mbuf of a pair's tx pool. */
 static void lean_obj_init(struct rte_mempool *mp, void *arg, void *obj,
 			  unsigned int idx)
 {
-	const struct gen_pair *pp = arg;
+	const struct lean_init *li = arg;
 	struct rte_mbuf *m = obj;
 	uint8_t *p = (uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM;
 
 	(void)mp;
 	(void)idx;
 	memset(p, 0, m->buf_len - RTE_PKTMBUF_HEADROOM);
-	memcpy(p, pp->tmpl, sizeof(pp->tmpl));
+	if (li->c->o->tcp_mss > 0)
+		gen_tcp_frame(li->c, li->pp, p);
+	else
+		memcpy(p, li->pp->tmpl, sizeof(li->pp->tmpl));
+}
+
+/*
+ * Mbufs of a --lean pool: GEN_LEAN_MBUFS, or for --tcp super-frames as
+ * many as 64 MiB holds but at least 2047 (132 MiB of 64 KiB frames): the
+ * virtio PMD frees sent mbufs only when its 1024-entry ring needs room,
+ * so a pool of a ring's worth would run dry.
+ */
+static unsigned int lean_count(uint32_t room)
+{
+	unsigned int n = 2047;
+
+	while (n < GEN_LEAN_MBUFS && (uint64_t)(2 * n + 1) * room <= 64u << 20)
+		n = 2 * n + 1;
+	return n;
 }
 
 /*
@@ -137,14 +160,18 @@ static int lean_pools(struct gen_ctx *c)
 	uint16_t room;
 	uint16_t i;
 
-	room = (uint16_t)RTE_ALIGN_CEIL(RTE_PKTMBUF_HEADROOM + c->o->size, 64);
+	struct lean_init li = {c, NULL};
+
+	room = (uint16_t)RTE_MIN(
+		RTE_ALIGN_CEIL(RTE_PKTMBUF_HEADROOM + c->o->size, 64),
+		UINT16_MAX);
 	for (i = 0; i < c->npairs; i++) {
 		pp = &c->pair[i];
 		if (pp->tx_port < 0)
 			continue;
 		snprintf(name, sizeof(name), "vswgen-lean%u", i);
 		pp->tx_mp =
-			rte_pktmbuf_pool_create(name, GEN_LEAN_MBUFS, 256, 0,
+			rte_pktmbuf_pool_create(name, lean_count(room), 256, 0,
 						room, (int)rte_socket_id());
 		if (pp->tx_mp == NULL) {
 			fprintf(stderr,
@@ -152,7 +179,8 @@ static int lean_pools(struct gen_ctx *c)
 				name, rte_strerror(rte_errno));
 			return -1;
 		}
-		rte_mempool_obj_iter(pp->tx_mp, lean_obj_init, pp);
+		li.pp = pp;
+		rte_mempool_obj_iter(pp->tx_mp, lean_obj_init, &li);
 	}
 	return 0;
 }
@@ -303,21 +331,18 @@ static void drain_others(const struct gen_ctx *c, uint64_t skip)
 	}
 }
 
-/* A few broadcasts from the rx port's own MAC, so a switch learns it. */
-static void announce_rx_port(struct gen_ctx *c, const struct gen_pair *pp,
-			     uint32_t n)
+/* A few 60-byte broadcasts from a port's own MAC, so a switch learns it. */
+static void announce_port(struct gen_ctx *c, uint16_t port, uint32_t n)
 {
 	struct rte_mbuf *m[GEN_MAX_BURST];
 	struct rte_ether_addr mac;
 	uint16_t sent;
 	uint8_t *p;
 
-	if (pp->rx_port < 0 || pp->rx_port == pp->tx_port)
-		return;
 	n = n < GEN_MAX_BURST ? n : GEN_MAX_BURST;
 	if (rte_pktmbuf_alloc_bulk(c->mp, m, n) != 0)
 		return;
-	rte_eth_macaddr_get((uint16_t)pp->rx_port, &mac);
+	rte_eth_macaddr_get(port, &mac);
 	for (uint32_t i = 0; i < n; i++) {
 		p = rte_pktmbuf_mtod(m[i], uint8_t *);
 		memset(p, 0, 60);
@@ -328,7 +353,7 @@ static void announce_rx_port(struct gen_ctx *c, const struct gen_pair *pp,
 		m[i]->data_len = 60;
 		m[i]->pkt_len = 60;
 	}
-	sent = rte_eth_tx_burst((uint16_t)pp->rx_port, 0, m, (uint16_t)n);
+	sent = rte_eth_tx_burst(port, 0, m, (uint16_t)n);
 	if (sent < n)
 		rte_pktmbuf_free_bulk(m + sent, n - sent);
 }
@@ -345,6 +370,10 @@ static void announce_pair(struct gen_ctx *c, const struct gen_pair *pp)
 	if (port < 0)
 		return;
 	memset(&s, 0, sizeof(s));
+	if (c->o->tcp_mss > 0) { /* a --tcp frame is no announcement */
+		announce_port(c, (uint16_t)port, left);
+		left = 0;
+	}
 	while (left > 0 && !gen_stop) {
 		n = left < c->o->burst ? left : c->o->burst;
 		n = build_burst(c, pp, m, n, &k, false);
@@ -353,7 +382,8 @@ static void announce_pair(struct gen_ctx *c, const struct gen_pair *pp)
 		left -= n;
 		drain_others(c, 0);
 	}
-	announce_rx_port(c, pp, c->o->announce);
+	if (pp->rx_port >= 0 && pp->rx_port != pp->tx_port)
+		announce_port(c, (uint16_t)pp->rx_port, c->o->announce);
 }
 
 void gen_announce(struct gen_ctx *c)
@@ -522,14 +552,25 @@ static void rx_account(struct gen_ctx *c, struct rte_mbuf **m, uint16_t n,
  * by the switch's core, is never read. Everything on a receiving port
  * counts: announcements are over before a trial starts.
  */
-static void rx_count_lean(struct rte_mbuf **m, uint16_t n,
-			  struct trial_stats *s)
+static void rx_count_lean(const struct gen_ctx *c, struct rte_mbuf **m,
+			  uint16_t n, struct trial_stats *s)
 {
 	uint64_t bytes = 0;
 	uint16_t i;
 
 	for (i = 0; i < n; i++)
 		bytes += m[i]->pkt_len;
+	if (c->o->tcp_mss > 0) { /* --tcp: every frame has 54 B of headers */
+		for (i = 0; i < n; i++) {
+			if (m[i]->pkt_len > s->rx_len_max)
+				s->rx_len_max = m[i]->pkt_len;
+			if (m[i]->pkt_len > GEN_TCP_HDRS)
+				s->rx_tcp_payload +=
+					m[i]->pkt_len - GEN_TCP_HDRS;
+			if (m[i]->nb_segs > s->rx_segs_max)
+				s->rx_segs_max = m[i]->nb_segs;
+		}
+	}
 	s->rx_total += n;
 	s->rx_packets += n;
 	s->rx_l1_bytes += bytes + (uint64_t)n * GEN_L1_OVERHEAD;
@@ -570,6 +611,8 @@ static unsigned int lean_burst(const struct gen_ctx *c,
 		m[i]->data_len = (uint16_t)size;
 		m[i]->pkt_len = size;
 	}
+	if (c->o->tcp_mss > 0)
+		gen_tcp_tx_prep(c, m, n);
 	if (c->o->macs > 1) {
 		for (i = 0; i < n; i++) {
 			u64_to_mac(pp->src_base + k->mac,
@@ -716,7 +759,7 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 				continue;
 			got += n;
 			if (lean)
-				rx_count_lean(m, n, s);
+				rx_count_lean(c, m, n, s);
 			else
 				rx_account(c, m, n, s);
 		}

@@ -6,7 +6,8 @@
  * latency. This file owns the process: option/EAL split, ports and mempool
  * setup, link wait, signal handling, the single-trial mode and the RFC 2544
  * zero-loss search, and the final report. Exit: 0 on a completed run, 1 on
- * a runtime failure or interruption, 2 on a usage error.
+ * a runtime failure or interruption, 2 on a usage error, 3 when --tcp
+ * super-frames meet a tx port without TSO.
  */
 #include <inttypes.h>
 #include <errno.h>
@@ -77,7 +78,19 @@ static void want_multi_seg(uint16_t p, struct rte_eth_conf *conf)
 		p);
 }
 
-static int port_setup(uint16_t p, struct rte_mempool *mp, bool multi_seg,
+/* Some pair sends on port p (--tcp: it needs TSO for super-frames). */
+static bool is_tx_port(const struct gen_ctx *c, uint16_t p)
+{
+	uint16_t i;
+
+	for (i = 0; i < c->npairs; i++)
+		if (c->pair[i].tx_port == (int)p)
+			return true;
+	return false;
+}
+
+/* -3: --tcp super-frames on a port without TSO; -1: any other failure. */
+static int port_setup(const struct gen_ctx *c, uint16_t p, bool multi_seg,
 		      bool rx_intr)
 {
 	struct rte_eth_conf conf;
@@ -90,12 +103,18 @@ static int port_setup(uint16_t p, struct rte_mempool *mp, bool multi_seg,
 	if (multi_seg)
 		want_multi_seg(p, &conf);
 	conf.intr_conf.rxq = rx_intr; /* --rx-mode interrupt, rx port */
+	if (c->o->tcp_mss > 0) {
+		rc = gen_tcp_port_conf(p, c->o, is_tx_port(c, p),
+				       (c->rx_ports >> p) & 1, &conf);
+		if (rc < 0)
+			return rc;
+	}
 	rc = rte_eth_dev_configure(p, 1, 1, &conf);
 	if (rc == 0)
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(p, &nrx, &ntx);
 	if (rc == 0)
 		rc = rte_eth_rx_queue_setup(p, 0, nrx, (unsigned int)sock, NULL,
-					    mp);
+					    c->mp);
 	if (rc == 0)
 		rc = rte_eth_tx_queue_setup(p, 0, ntx, (unsigned int)sock,
 					    NULL);
@@ -148,8 +167,11 @@ static int link_wait(uint16_t nb_ports, double secs)
 static struct rte_mempool *
 make_pool(uint16_t nb_ports, const struct gen_opts *o, unsigned int *count)
 {
+	/* --tcp: the tx rings hold the lean pools' one-mbuf frames */
 	unsigned int segs =
-		gen_segs(o->size, o->mbuf_size - RTE_PKTMBUF_HEADROOM);
+		o->tcp_mss > 0 ? 1
+			       : gen_segs(o->size,
+					  o->mbuf_size - RTE_PKTMBUF_HEADROOM);
 	/* --lean: the tx rings hold the pairs' own pools' mbufs. */
 	unsigned int rings = o->lean ? 1u : 2u;
 	unsigned int n = nb_ports * rings * NB_DESC + (segs - 1) * NB_DESC +
@@ -227,9 +249,11 @@ static int ports_start(struct gen_ctx *c)
 	const struct gen_opts *o = c->o;
 	/* Every port: --announce may send --size frames on the rx port. */
 	bool multi_seg =
-		gen_segs(o->size, o->mbuf_size - RTE_PKTMBUF_HEADROOM) > 1;
+		gen_segs(o->size, o->mbuf_size - RTE_PKTMBUF_HEADROOM) > 1 &&
+		o->tcp_mss == 0;
 	unsigned int count;
 	uint16_t p;
+	int rc;
 
 	c->mp = make_pool(c->nb_ports, o, &count);
 	if (c->mp == NULL) {
@@ -239,10 +263,12 @@ static int ports_start(struct gen_ctx *c)
 			count, o->mbuf_size, rte_strerror(rte_errno));
 		return -1;
 	}
-	for (p = 0; p < c->nb_ports; p++)
-		if (port_setup(p, c->mp, multi_seg,
-			       o->rx_intr && (int)p == c->rx_port) < 0)
-			return -1;
+	for (p = 0; p < c->nb_ports; p++) {
+		rc = port_setup(c, p, multi_seg,
+				o->rx_intr && (int)p == c->rx_port);
+		if (rc < 0)
+			return rc;
+	}
 	if (gen_rx_intr_setup(c) < 0)
 		return -1;
 	return link_wait(c->nb_ports, c->o->link_wait);
@@ -443,10 +469,14 @@ static int run(const struct gen_opts *o)
 		return 2;
 	}
 	c->progress = isatty(STDOUT_FILENO) && !o->quiet && !o->json;
-	if (ports_start(c) == 0 && gen_ctx_init(c) == 0) {
+	rc = ports_start(c);
+	if (rc == 0 && gen_ctx_init(c) == 0) {
 		gen_announce(c);
+		rc = 1;
 		if (!gen_stop)
 			rc = o->search ? search_mode(c) : trial_mode(c);
+	} else {
+		rc = rc == -3 ? 3 : 1; /* 3: --tcp, no TSO on the tx port */
 	}
 	ports_stop(c);
 	gen_ctx_free(c);

@@ -48,6 +48,8 @@ enum {
 	OPT_RR,
 	OPT_RR_TIMEOUT,
 	OPT_REFLECT,
+	OPT_TCP,
+	OPT_NO_LRO,
 	OPT_HELP,
 };
 
@@ -84,6 +86,8 @@ static const struct option long_opts[] = {
 	{"rr", optional_argument, NULL, OPT_RR},
 	{"rr-timeout-ms", required_argument, NULL, OPT_RR_TIMEOUT},
 	{"reflect", no_argument, NULL, OPT_REFLECT},
+	{"tcp", required_argument, NULL, OPT_TCP},
+	{"no-lro", no_argument, NULL, OPT_NO_LRO},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -152,7 +156,20 @@ void gen_usage(FILE *f)
 	      "  --lean               throughput only: frames prebuilt once, "
 	      "received frames\n"
 	      "                       counted, not read (no latency, reorder "
-	      "or duplicates)\n",
+	      "or duplicates)\n"
+	      "  --tcp MSS            a TCP/IPv4 stream (implies --lean): "
+	      "--size up to 65407;\n"
+	      "                       a frame of more than MSS + 54 bytes "
+	      "is a TSO\n"
+	      "                       super-frame cut at MSS by the port "
+	      "(exit 3 if it\n"
+	      "                       offers no TSO), others plain segments "
+	      "with checksums;\n"
+	      "                       the rx port asks for LRO where "
+	      "offered; reports TCP\n"
+	      "                       payload Gbit/s\n"
+	      "  --no-lro             with --tcp: the rx port asks for no "
+	      "LRO\n",
 	      f);
 }
 
@@ -285,6 +302,9 @@ static int parse_flag_or_addr(int c, const char *arg, struct gen_opts *o)
 	case OPT_REFLECT:
 		o->reflect = true;
 		return 0;
+	case OPT_NO_LRO:
+		o->tcp_no_lro = true;
+		return 0;
 	case OPT_RX_MODE:
 		if (strcmp(arg, "poll") != 0 && strcmp(arg, "interrupt") != 0)
 			return bad("rx-mode", arg, "poll or interrupt");
@@ -308,9 +328,15 @@ static int parse_int_opt(int c, const char *arg, struct gen_opts *o)
 			return -1;
 		o->vlan = (int)v;
 		return 0;
-	case OPT_SIZE:
-		return parse_u32("size", arg, GEN_MIN_SIZE, GEN_MAX_SIZE,
-				 "a frame size in bytes, 60..9018", &o->size);
+	case OPT_SIZE: /* up to GEN_MAX_SIZE without --tcp: checked later */
+		return parse_u32("size", arg, GEN_MIN_SIZE, GEN_TCP_MAX_SIZE,
+				 "a frame size in bytes, 60..9018 (with --tcp "
+				 "up to 65407)",
+				 &o->size);
+	case OPT_TCP:
+		return parse_u32("tcp", arg, 88, 9000 - 40,
+				 "a TCP segment size (MSS) in bytes, 88..8960",
+				 &o->tcp_mss);
 	case OPT_MBUF_SIZE:
 		return parse_u32("mbuf-size", arg, GEN_MIN_MBUF_SIZE,
 				 UINT16_MAX,
@@ -430,7 +456,8 @@ static int check_pairs_lean(const struct gen_opts *o)
 	}
 	if (o->lean && (o->verify || o->rr > 0 || o->reflect || o->rx_intr ||
 			o->latency_at > 0 ||
-			o->size + RTE_PKTMBUF_HEADROOM > o->mbuf_size)) {
+			(o->size + RTE_PKTMBUF_HEADROOM > o->mbuf_size &&
+			 o->tcp_mss == 0))) {
 		fprintf(stderr,
 			"vswgen: --lean sends one prebuilt frame that fits one "
 			"mbuf and measures no latency: it excludes --verify, "
@@ -441,8 +468,41 @@ static int check_pairs_lean(const struct gen_opts *o)
 	return 0;
 }
 
-static int check_combinations(const struct gen_opts *o)
+/* --tcp: a lean stream of untagged TCP/IPv4 frames. */
+static int check_tcp(struct gen_opts *o)
 {
+	if (o->tcp_mss == 0) {
+		if (o->size > GEN_MAX_SIZE) {
+			fprintf(stderr,
+				"vswgen: --size %u: expected a frame "
+				"size in bytes, 60..9018 (up to 65407 "
+				"with --tcp)\n",
+				o->size);
+			return -1;
+		}
+		if (o->tcp_no_lro) {
+			fprintf(stderr, "vswgen: --no-lro needs --tcp\n");
+			return -1;
+		}
+		return 0;
+	}
+	if (o->verify || o->rr > 0 || o->reflect || o->rx_intr ||
+	    o->latency_at > 0 || o->vlan >= 0 || o->size < GEN_TCP_HDRS + 1) {
+		fprintf(stderr,
+			"vswgen: --tcp sends an untagged stream of frames of "
+			"at least 55 bytes, lean: it excludes --verify, --rr, "
+			"--reflect, --rx-mode interrupt, --latency-at and "
+			"--vlan\n");
+		return -1;
+	}
+	o->lean = true;
+	return 0;
+}
+
+static int check_combinations(struct gen_opts *o)
+{
+	if (check_tcp(o) < 0)
+		return -1;
 	if (o->test_corrupt > 0 && !o->verify) {
 		fprintf(stderr, "vswgen: --test-corrupt needs --verify\n");
 		return -1;

@@ -34,6 +34,14 @@ void gen_result(const struct gen_ctx *c, const struct trial_stats *s,
 	r->p999 = hist_percentile(&s->lat, 99.9);
 }
 
+/* --tcp: TCP payload received per second of the trial window, Gbit/s */
+static double tcp_gbps(const struct trial_stats *s)
+{
+	double d = s->duration_s > 0 ? s->duration_s : 1e-9;
+
+	return (double)s->rx_tcp_payload * 8 / d / 1e9;
+}
+
 void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s)
 {
 	struct trial_result r;
@@ -58,6 +66,11 @@ void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s)
 	printf("rx bytes      %" PRIu64 ", at most %" PRIu64
 	       " segments in a frame\n",
 	       r.rx_bytes, s->rx_segs_max);
+	if (c->o->tcp_mss > 0)
+		printf("tcp           MSS %u%s, %" PRIu64 " payload bytes: "
+		       "%.3f Gbit/s; longest frame %" PRIu64 " B\n",
+		       c->o->tcp_mss, gen_tcp_tso(c->o) ? " (TSO)" : "",
+		       s->rx_tcp_payload, tcp_gbps(s), s->rx_len_max);
 	if (c->o->verify)
 		printf("verify        %" PRIu64 " frames checked, %" PRIu64
 		       " payload errors, %" PRIu64 " length errors%s\n",
@@ -109,6 +122,12 @@ void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
 		s->len_errors, s->test_corrupted);
 	fprintf(f, ",\"pairs\":%u,\"lean\":%s", c->npairs,
 		c->o->lean ? "true" : "false");
+	if (c->o->tcp_mss > 0)
+		fprintf(f,
+			",\"tcp\":{\"mss\":%u,\"tso\":%s,\"payload_bytes\":"
+			"%" PRIu64 ",\"gbps\":%.6f,\"rx_len_max\":%" PRIu64 "}",
+			c->o->tcp_mss, gen_tcp_tso(c->o) ? "true" : "false",
+			s->rx_tcp_payload, tcp_gbps(s), s->rx_len_max);
 	if (c->o->lean) { /* no time stamps: no latency */
 		fprintf(f, ",\"latency_ns\":null");
 		return;

@@ -36,6 +36,9 @@
 #define GEN_L1_OVERHEAD 24 /* FCS 4 + preamble/SFD 8 + IFG 12 */
 #define GEN_MIN_SIZE 60
 #define GEN_MAX_SIZE 9018 /* 9000-byte MTU + Ethernet 14 + one 802.1Q tag */
+/* --tcp: Ethernet 14, IPv4 20, TCP 20; a frame is one mbuf (uint16 room) */
+#define GEN_TCP_HDRS 54u
+#define GEN_TCP_MAX_SIZE (UINT16_MAX - RTE_PKTMBUF_HEADROOM)
 /*
  * Smallest --mbuf-size: a segment must hold at least GEN_MIN_SEG_ROOM bytes
  * after the headroom, as the 64-byte template is copied whole into the first.
@@ -93,9 +96,11 @@ struct gen_opts {
 	bool rx_intr;	   /* --rx-mode interrupt */
 	uint32_t rr;	   /* --rr window; 0: not a request/response run */
 	uint32_t rr_timeout_ms;
-	bool reflect; /* --reflect: send every vswgen frame back */
-	bool pairs;   /* --pairs: port 2k sends to port 2k+1 */
-	bool lean;    /* --lean: prebuilt frames, counters only */
+	bool reflect;	  /* --reflect: send every vswgen frame back */
+	bool pairs;	  /* --pairs: port 2k sends to port 2k+1 */
+	bool lean;	  /* --lean: prebuilt frames, counters only */
+	uint32_t tcp_mss; /* --tcp MSS: a TCP/IPv4 stream (tcp.c); 0: not */
+	bool tcp_no_lro;  /* --no-lro: the rx port asks for no LRO */
 };
 
 /* Log-linear histogram: 64 sub-buckets per power of two (~1.6 %). */
@@ -118,10 +123,12 @@ struct trial_stats {
 	uint64_t tx_skipped; /* paced frames given up: vswgen fell behind */
 	uint64_t rx_total;
 	uint64_t rx_packets;
-	uint64_t rx_stale;    /* own frames from an earlier trial */
-	uint64_t rx_l1_bytes; /* of rx_packets, + FCS, preamble and IFG */
-	uint64_t rx_segs_max; /* most segments in one rx_packets frame */
-	uint64_t verified;    /* frames whose length and payload were checked */
+	uint64_t rx_stale;	 /* own frames from an earlier trial */
+	uint64_t rx_l1_bytes;	 /* of rx_packets, + FCS, preamble and IFG */
+	uint64_t rx_segs_max;	 /* most segments in one rx_packets frame */
+	uint64_t rx_tcp_payload; /* --tcp: TCP payload bytes received */
+	uint64_t rx_len_max;	 /* --tcp: longest frame received */
+	uint64_t verified; /* frames whose length and payload were checked */
 	uint64_t payload_errors;
 	uint64_t len_errors;
 	uint64_t test_corrupted; /* frames --test-corrupt damaged */
@@ -276,6 +283,16 @@ void gen_run_rr(struct gen_ctx *c, struct trial_stats *s);
 void gen_print_rr_json(FILE *f, const struct gen_ctx *c,
 		       const struct trial_stats *s);
 void gen_print_rr_human(const struct gen_ctx *c, const struct trial_stats *s);
+
+/* tcp.c */
+bool gen_tcp_tso(const struct gen_opts *o);
+struct rte_eth_conf;
+int gen_tcp_port_conf(uint16_t p, const struct gen_opts *o, bool tx, bool rx,
+		      struct rte_eth_conf *conf);
+void gen_tcp_frame(const struct gen_ctx *c, const struct gen_pair *pp,
+		   uint8_t *p);
+void gen_tcp_tx_prep(const struct gen_ctx *c, struct rte_mbuf **m,
+		     unsigned int n);
 
 /* payload.c */
 uint32_t gen_segs(uint32_t size, uint32_t seg_room);
