@@ -46,7 +46,7 @@ def summary(ok):
                 "scenario": sc, "cfg": c, "n": len(ts), "size": ts[0]["size"],
                 "gbps": med([gbps(t) for t in ts]),
                 "gbps_rounds": [gbps(t) for t in ts],
-                "loss_pct": med([t.get("loss_pct") for t in ts]),
+                "loss_pct": med([x.get("loss_pct") for x in tcp]),
                 "rx_len_max": max(x.get("rx_len_max") or 0 for x in tcp),
                 "cycles_per_kib": med([t.get("dut_cycles_per_kib")
                                        for t in ts]),
@@ -76,7 +76,7 @@ def markdown(rows, ratios, machine):
               machine.get("tcp_mss"), (machine.get("tcp_mss") or 0) + 54),
           "",
           "| scenario | configuration | frame B | Gbit/s (median) | per round "
-          "| loss % | longest frame received | vsw cycles/KiB | DUT busy % "
+          "| payload loss % | longest frame received | vsw cycles/KiB | DUT busy % "
           "| DUT wait % |",
           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:

@@ -125,9 +125,11 @@ def main():
         f.write(json.dumps(rec) + "\n")
     lat = rec.get("latency_ns") or {}
     if rec["status"] == "ok" and block == "tcp":
-        print("   %.2f Gbit/s of TCP payload, loss %.2f%%, longest frame "
+        print("   %.2f Gbit/s of TCP payload, payload loss %.2f%%, longest "
+              "frame "
               "received %s B; DUT %s cycles/KiB, busy %s%%" % (
-                  tcp.get("gbps", 0), rec["loss_pct"], tcp.get("rx_len_max"),
+                  tcp.get("gbps", 0), tcp.get("loss_pct", 0),
+                  tcp.get("rx_len_max"),
                   "%.0f" % rec["dut_cycles_per_kib"]
                   if rec.get("dut_cycles_per_kib") else "n/a",
                   "%.0f" % rec["dut_busy_pct"]

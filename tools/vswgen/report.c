@@ -42,6 +42,22 @@ static double tcp_gbps(const struct trial_stats *s)
 	return (double)s->rx_tcp_payload * 8 / d / 1e9;
 }
 
+/* --tcp: payload sent, and the share of it not received (frames cut on
+ * the way make the frame counts incomparable: bytes are not) */
+static uint64_t tcp_sent(const struct gen_ctx *c, const struct trial_stats *s)
+{
+	return s->tx_packets * (c->o->size - GEN_TCP_HDRS);
+}
+
+static double tcp_loss_pct(const struct gen_ctx *c, const struct trial_stats *s)
+{
+	uint64_t t = tcp_sent(c, s);
+
+	return t > s->rx_tcp_payload
+		       ? 100.0 * (double)(t - s->rx_tcp_payload) / (double)t
+		       : 0;
+}
+
 void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s)
 {
 	struct trial_result r;
@@ -68,9 +84,11 @@ void gen_print_human(const struct gen_ctx *c, const struct trial_stats *s)
 	       r.rx_bytes, s->rx_segs_max);
 	if (c->o->tcp_mss > 0)
 		printf("tcp           MSS %u%s, %" PRIu64 " payload bytes: "
-		       "%.3f Gbit/s; longest frame %" PRIu64 " B\n",
+		       "%.3f Gbit/s, %.4f%% of the sent lost; longest frame "
+		       "%" PRIu64 " B\n",
 		       c->o->tcp_mss, gen_tcp_tso(c->o) ? " (TSO)" : "",
-		       s->rx_tcp_payload, tcp_gbps(s), s->rx_len_max);
+		       s->rx_tcp_payload, tcp_gbps(s), tcp_loss_pct(c, s),
+		       s->rx_len_max);
 	if (c->o->verify)
 		printf("verify        %" PRIu64 " frames checked, %" PRIu64
 		       " payload errors, %" PRIu64 " length errors%s\n",
@@ -125,9 +143,11 @@ void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
 	if (c->o->tcp_mss > 0)
 		fprintf(f,
 			",\"tcp\":{\"mss\":%u,\"tso\":%s,\"payload_bytes\":"
-			"%" PRIu64 ",\"gbps\":%.6f,\"rx_len_max\":%" PRIu64 "}",
+			"%" PRIu64 ",\"gbps\":%.6f,\"rx_len_max\":%" PRIu64
+			",\"tx_payload_bytes\":%" PRIu64 ",\"loss_pct\":%.6f}",
 			c->o->tcp_mss, gen_tcp_tso(c->o) ? "true" : "false",
-			s->rx_tcp_payload, tcp_gbps(s), s->rx_len_max);
+			s->rx_tcp_payload, tcp_gbps(s), s->rx_len_max,
+			tcp_sent(c, s), tcp_loss_pct(c, s));
 	if (c->o->lean) { /* no time stamps: no latency */
 		fprintf(f, ",\"latency_ns\":null");
 		return;

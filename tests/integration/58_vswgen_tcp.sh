@@ -1,0 +1,78 @@
+#!/bin/bash
+# Objective: vswgen --tcp, the TCP stream of tools/bench's TCP block,
+# through vsw. With offloads on, 64294-byte super-frames (44 segments of
+# 1460) reach a receiver that asked for LRO whole (every frame 64294
+# bytes, none cut by vsw) and one that did not (--no-lro) as 1514-byte
+# segments, 44 per frame by vsw's own counters; vswgen's TCP payload
+# count is exact either way. MSS-sized frames cross untouched. With
+# offloads = off vswgen refuses to send super-frames (exit 3: no TSO on
+# its port) and sends MSS-sized ones. Bad combinations are usage errors.
+# Functional only: no rate is asserted.
+. "$(dirname "$0")/lib.sh"
+
+write_cfg() { # OFFLOADS
+	CFG=$(vhost_config a b)
+	sed -i "s/^mbufs = 8191$/mbufs = 32767\noffloads = $1/" "$CFG"
+}
+TSO="--tcp 1460 --size 64294 --mbuf-size 16512 --duration 1"
+
+write_cfg on
+start_vsw "$CFG"
+for name in whole cut; do
+	ctl raw /vsw/stats/clear >/dev/null
+	lro=
+	[ $name = cut ] && lro=--no-lro
+	# shellcheck disable=SC2086
+	run_v2v $name $TSO $lro
+	note "$name: $(jq -c '{tx_packets, rx_packets, tcp}' "$T/$name.json")"
+	n=$(guest_val $name rx_packets)
+	[ "$(guest_val $name tcp.tso)" = true ] || fail "$name: not sent as TSO frames"
+	[ "$(port_ctr a offload_rx)" -gt 0 ] || fail "$name: vsw saw no TSO frame on a"
+	if [ $name = whole ]; then
+		[ "$n" -gt 0 ] || fail "whole: nothing received"
+		[ "$(guest_val whole tcp.rx_len_max)" = 64294 ] || fail "whole: longest frame $(guest_val whole tcp.rx_len_max)"
+		[ "$(guest_val whole tcp.payload_bytes)" = $((n * 64240)) ] ||
+			fail "whole: payload $(guest_val whole tcp.payload_bytes) for $n frames of 64240"
+		[ "$(port_ctr b tso_segmented)" = 0 ] || fail "whole: vsw cut frames for an LRO receiver"
+		[ "$(guest_val whole tcp.tx_payload_bytes)" = $(($(guest_val whole tx_packets) * 64240)) ] ||
+			fail "whole: tx_payload_bytes $(guest_val whole tcp.tx_payload_bytes)"
+	else
+		[ "$n" -gt 44 ] || fail "cut: only $n segments received"
+		[ "$(guest_val cut tcp.rx_len_max)" = 1514 ] || fail "cut: longest frame $(guest_val cut tcp.rx_len_max)"
+		[ "$(guest_val cut tcp.payload_bytes)" = $((n * 1460)) ] ||
+			fail "cut: payload $(guest_val cut tcp.payload_bytes) for $n segments of 1460"
+		s=$(port_ctr b tso_segmented)
+		[ "$s" -gt 0 ] && [ "$(port_ctr b tso_segments)" = $((s * 44)) ] ||
+			fail "cut: b tso_segmented $s, tso_segments $(port_ctr b tso_segments)"
+	fi
+done
+ctl raw /vsw/stats/clear >/dev/null
+run_v2v mss --tcp 1460 --size 1514 --duration 1
+[ "$(guest_val mss tcp.tso)" = false ] && [ "$(guest_val mss tcp.rx_len_max)" = 1514 ] ||
+	fail "mss: $(jq -c .tcp "$T/mss.json")"
+[ "$(port_ctr a offload_rx)" = 0 ] || fail "mss: frames without offloads counted as offload_rx"
+stop_vsw
+
+note "offloads = off: no TSO on vswgen's port"
+write_cfg off
+start_vsw "$CFG"
+rc=0
+# shellcheck disable=SC2086
+start_v2v off $TSO
+reap_pid "$GEN" || rc=$?
+[ "$rc" = 3 ] && grep -q "offers no TSO" "$T/off.log" ||
+	fail "offloads = off: vswgen exited $rc: $(tail -2 "$T/off.log")"
+run_v2v offmss --tcp 1460 --size 1514 --duration 1
+[ "$(guest_val offmss rx_packets)" -gt 0 ] || fail "offloads = off: MSS-sized frames not received"
+stop_vsw
+
+# usage errors need no EAL and exit 2
+for bad in "--tcp 1460 --size 70000" "--size 10000" "--no-lro" "--tcp 40" \
+	"--tcp 1460 --vlan 5" "--tcp 1460 --verify"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$VSWGEN" -- $bad >"$T/bad.out" 2>&1 || rc=$?
+	[ "$rc" = 2 ] || fail "vswgen -- $bad: exit $rc, expected 2"
+	grep -q -- "--tcp\|--size\|--no-lro" "$T/bad.out" || fail "vswgen -- $bad: $(cat "$T/bad.out")"
+done
+echo "PASS: vswgen --tcp: super-frames whole or cut by vsw, MSS frames untouched, exit 3 without TSO"
