@@ -415,11 +415,12 @@ static int vhost_register(struct vsw_port *p, char *err, size_t errlen)
 		flags |= RTE_VHOST_USER_CLIENT; /* reconnects by default */
 	/* offloads: the library marks what a guest left to the host in the
 	 * mbuf as DPDK defines it (RX_L4_CKSUM_NONE, RX_LRO with tso_segsz),
-	 * which datapath/offload.c checks and turns into tx requests; long
-	 * frames come as chained mbufs (no EXTBUF: chains are what the
-	 * datapath already carries) */
+	 * which datapath/offload.c checks and turns into tx requests; a
+	 * frame longer than an mbuf comes in one external buffer (EXTBUF),
+	 * or as a chain of mbufs when none can be had */
 	if (p->offloads)
-		flags |= RTE_VHOST_USER_NET_COMPLIANT_OL_FLAGS;
+		flags |= RTE_VHOST_USER_NET_COMPLIANT_OL_FLAGS |
+			 RTE_VHOST_USER_EXTBUF_SUPPORT;
 	if (rte_vhost_driver_register(path, flags) < 0) {
 		snprintf(err, errlen,
 			 "port %s: cannot register vhost-user "

@@ -404,12 +404,16 @@ fail:
 }
 
 /* @m with one reference that is ours alone (a copy when shared): NULL
- * when no mbuf was left for the copy (@m freed). */
+ * when no mbuf was left for the copy (@m freed). A frame in an external
+ * buffer (vhost's EXTBUF for one longer than an mbuf) is ours when that
+ * buffer has one reference too. */
 static struct rte_mbuf *own(struct rte_mbuf *m)
 {
 	struct rte_mbuf *c;
 
-	if (rte_mbuf_refcnt_read(m) == 1 && RTE_MBUF_DIRECT(m))
+	if (rte_mbuf_refcnt_read(m) == 1 &&
+	    (RTE_MBUF_DIRECT(m) || (RTE_MBUF_HAS_EXTBUF(m) &&
+				    rte_mbuf_ext_refcnt_read(m->shinfo) == 1)))
 		return m;
 	c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
 	rte_pktmbuf_free(m);

@@ -36,6 +36,17 @@ def f(x, fmt="%.2f"):
     return "n/a" if x is None else fmt % x
 
 
+def finite(x):
+    """x with every infinite float as the string "inf" (strict JSON)"""
+    if isinstance(x, float) and x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    if isinstance(x, dict):
+        return {k: finite(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [finite(v) for v in x]
+    return x
+
+
 def main():
     out = sys.argv[1]
     plots_to = None
@@ -117,7 +128,7 @@ def main():
     tcp_rows, tcp_ratios = tcp.summary(ok)
     tcp.judge(goals, tcp_rows, tcp_ratios)
 
-    json.dump({"machine": machine, "trials": trials, "skipped": skipped,
+    json.dump(finite({"machine": machine, "trials": trials, "skipped": skipped,
                "summary": summary, "ratios": ratios, "fdb_scale": fdb,
                "scale": scale_rows,
                "scale_ratios": [{"ports": k[0], "other": k[1],
@@ -129,7 +140,7 @@ def main():
                "latency": lrows, "goals": goals.rows, "tcp": tcp_rows,
                "tcp_ratios": [{"scenario": k[0], "ratio": "%s/%s" % k[1:],
                                "rounds": v} for k, v in tcp_ratios.items()],
-               "generators": gencheck.crosscheck(trials)},
+               "generators": gencheck.crosscheck(trials)}),
               open(os.path.join(out, "results.json"), "w"), indent=1)
 
     md = []
