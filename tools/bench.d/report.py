@@ -8,7 +8,6 @@ usage: report.py OUT [--plots-to DIR]   (DIR/bench-YYYYMMDD-NAME.png)
 import json
 import os
 import shutil
-import statistics
 import sys
 
 import blocks
@@ -16,6 +15,7 @@ import gencheck  # vswgen against pktgen (tools/bench --gen)
 import tcp  # the TCP block (tools/bench --tcp)
 
 DUT_ORDER = blocks.DUT_ORDER
+med, f = blocks.med, blocks.f
 PLOT_WHAT = {
     "mpps": "main table: forwarded Mpps per scenario/size and DUT",
     "cycles": "main table: DUT cycles/packet per scenario/size and DUT",
@@ -25,15 +25,6 @@ PLOT_WHAT = {
                "zero-loss rate), per DUT",
     "fdb": "vsw cycles/packet against source MACs (FDB entries)",
 }
-
-
-def med(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else None
-
-
-def f(x, fmt="%.2f"):
-    return "n/a" if x is None else fmt % x
 
 
 def finite(x):

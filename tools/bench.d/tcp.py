@@ -5,7 +5,7 @@ per-round ratios and the offload goals (imported by report.py).
 Configurations: vsw-tso, vsw-off, ovs-tso, ovs-off (tools/bench's
 tcp_trial). Every ratio is taken per round, then the median.
 """
-import statistics
+from blocks import f, med
 
 CFG_ORDER = ["vsw-tso", "vsw-off", "ovs-tso", "ovs-off"]
 SCEN_NAME = {"v2v": "VM to VM", "v2p": "VM to ethdev (memif, no TSO)"}
@@ -16,15 +16,6 @@ GOALS = [("v2v", "vsw-tso", "vsw-off", 5.0,
           "TCP VM to VM: vsw >= 1.2x OVS with userspace TSO"),
          ("v2p", "vsw-tso", "ovs-tso", 1.2,
           "TCP VM to ethdev: vsw >= 1.2x OVS with userspace TSO")]
-
-
-def med(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else None
-
-
-def f(x, fmt="%.2f"):
-    return "n/a" if x is None else fmt % x
 
 
 def gbps(t):
