@@ -96,14 +96,8 @@ note "st: $(jq -c '{tx_packets, tx_skipped, tx_dropped, lost}' "$T/st.json")"
 	fail "st: $(guest_val st tx_dropped) frames refused by the tx ring: the pacer caught up in a burst"
 
 # usage errors need no EAL and exit 2
-for bad in "--pairs --tx-port 1" "--pairs --macs 4" "--lean --verify" \
-	"--lean --rr" "--lean --size 4000"; do
-	rc=0
-	# shellcheck disable=SC2086
-	"$VSWGEN" -- $bad >"$T/bad.out" 2>&1 || rc=$?
-	[ "$rc" = 2 ] || fail "vswgen -- $bad: exit $rc, expected 2"
-	grep -q -- "--pairs\|--lean" "$T/bad.out" || fail "vswgen -- $bad: $(cat "$T/bad.out")"
-done
+gen_usage_errors "--pairs\|--lean" "--pairs --tx-port 1" "--pairs --macs 4" \
+	"--lean --verify" "--lean --rr" "--lean --size 4000"
 # an odd number of ports is refused after EAL start
 gp=${PREFIX}godd
 prefix_add "$gp"

@@ -67,12 +67,6 @@ run_v2v offmss --tcp 1460 --size 1514 --duration 1
 stop_vsw
 
 # usage errors need no EAL and exit 2
-for bad in "--tcp 1460 --size 70000" "--size 10000" "--no-lro" "--tcp 40" \
-	"--tcp 1460 --vlan 5" "--tcp 1460 --verify"; do
-	rc=0
-	# shellcheck disable=SC2086
-	"$VSWGEN" -- $bad >"$T/bad.out" 2>&1 || rc=$?
-	[ "$rc" = 2 ] || fail "vswgen -- $bad: exit $rc, expected 2"
-	grep -q -- "--tcp\|--size\|--no-lro" "$T/bad.out" || fail "vswgen -- $bad: $(cat "$T/bad.out")"
-done
+gen_usage_errors "--tcp\|--size\|--no-lro" "--tcp 1460 --size 70000" \
+	"--size 10000" "--no-lro" "--tcp 40" "--tcp 1460 --vlan 5" "--tcp 1460 --verify"
 echo "PASS: vswgen --tcp: super-frames whole or cut by vsw, MSS frames untouched, exit 3 without TSO"

@@ -131,6 +131,20 @@ wait_guest() {
 }
 guest_val() { jq -r ".$2" "$T/$1.json"; }
 
+# gen_usage_errors PATTERN ARGS...: each ARGS (one string of vswgen
+# options) is a usage error: no EAL, exit 2, a message matching PATTERN
+gen_usage_errors() {
+	local pat=$1 bad rc
+	shift
+	for bad in "$@"; do
+		rc=0
+		# shellcheck disable=SC2086
+		"$VSWGEN" -- $bad >"$T/bad.out" 2>&1 || rc=$?
+		[ "$rc" = 2 ] || fail "vswgen -- $bad: exit $rc, expected 2"
+		grep -q -- "$pat" "$T/bad.out" || fail "vswgen -- $bad: $(cat "$T/bad.out")"
+	done
+}
+
 # start_v2v NAME [--ports TX RX] VSWGEN_OPTS...: one generator process
 # with a guest port on each of vsw's ports TX and RX (default a and b,
 # sockets $RUN/TX.sock, $RUN/RX.sock); its JSON result lands in
