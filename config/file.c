@@ -248,12 +248,12 @@ static void set_default_paths(struct vsw_config *cfg)
 	}
 }
 
-/* FILE: N ports; expected 1..64 [port NAME] sections */
+/* FILE: N ports; expected 0..64 [port NAME] sections */
 int cfg_port_count_err(const struct vsw_config *cfg, char *err, size_t errlen)
 {
 	struct pctx c = {cfg->source, "switch", err, errlen};
 
-	cfg_set_err(&c, "%s: %u ports; expected 1..%d [port NAME] sections",
+	cfg_set_err(&c, "%s: %u ports; expected 0..%d [port NAME] sections",
 		    cfg->source, cfg->n_ports, VSW_MAX_PORTS);
 	return -EINVAL;
 }
@@ -282,7 +282,7 @@ static int parse_file(const char *path, struct vsw_config *cfg, char *err,
 }
 
 static int config_load(const char *path, struct vsw_config *cfg, char *err,
-		       size_t errlen, bool state)
+		       size_t errlen)
 {
 	int ret;
 
@@ -295,8 +295,6 @@ static int config_load(const char *path, struct vsw_config *cfg, char *err,
 	}
 	snprintf(cfg->source, sizeof(cfg->source), "%s", path);
 	ret = parse_file(path, cfg, err, errlen);
-	if (ret == 0 && cfg->n_ports == 0 && !state)
-		ret = cfg_port_count_err(cfg, err, errlen);
 	if (ret == 0) {
 		set_default_paths(cfg);
 		ret = vsw_config_validate(cfg, NULL, NULL, err, errlen);
@@ -309,11 +307,11 @@ static int config_load(const char *path, struct vsw_config *cfg, char *err,
 int vsw_config_load(const char *path, struct vsw_config *cfg, char *err,
 		    size_t errlen)
 {
-	return config_load(path, cfg, err, errlen, false);
+	return config_load(path, cfg, err, errlen);
 }
 
 int vsw_config_load_state(const char *path, struct vsw_config *cfg, char *err,
 			  size_t errlen)
 {
-	return config_load(path, cfg, err, errlen, true);
+	return config_load(path, cfg, err, errlen);
 }

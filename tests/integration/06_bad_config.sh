@@ -43,10 +43,6 @@ run-dir = $RUN
 type = vhost-user
 mode = listen
 EOF2
-check_bad no_ports "0 ports" <<EOF2
-[switch]
-run-dir = $RUN
-EOF2
 out=$("$VSW" -- -c "$T/missing_file.conf" 2>&1) && fail "missing file accepted"
 echo "$out" | grep -qF "$T/missing_file.conf: cannot read" || fail "missing file: '$out'"
 

@@ -508,11 +508,16 @@ static void test_duplicates(void)
 			 "section"));
 }
 
+/* An empty switch: a [switch] section alone, or an empty file, is a
+ * switch with no ports that an orchestrator fills (port-add, OVSDB). */
 static void test_zero_ports(void)
 {
-	CHECK(load_fails("[switch]\nburst = 32\n",
-			 "0 ports; expected 1..64 [port NAME] sections"));
-	CHECK(load_fails("", "0 ports; expected 1..64 [port NAME] sections"));
+	const char *path;
+
+	CHECK(load("[switch]\nburst = 16\n", &path) == 0 && err[0] == '\0');
+	CHECK(cfg.n_ports == 0 && cfg.sw.burst == 16);
+	CHECK(strcmp(cfg.source, path) == 0);
+	CHECK(load("", &path) == 0 && cfg.n_ports == 0 && cfg.sw.burst == 32);
 }
 
 static void test_too_many_ports(void)
