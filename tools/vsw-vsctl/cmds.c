@@ -113,7 +113,7 @@ static int cmd_add_port(struct vs_model *m, const struct vs_cmd *c, char *err,
 			p ? " on bridge " : "", p ? m->bridge : "");
 	if (need_bridge(m, br, err, len) < 0)
 		return -1;
-	if (vs_vsw_name(name, vsw, sizeof(vsw), err, len) < 0)
+	if (vsw_ovs_port_name(name, vsw, sizeof(vsw), err, len) < 0)
 		return -1;
 	for (int i = 0; i < m->n; i++)
 		if (!m->ports[i].deleted && strcmp(m->ports[i].vsw, vsw) == 0)

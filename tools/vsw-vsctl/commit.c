@@ -65,7 +65,7 @@ static int plan_add(struct plan *pl, const struct vs_port *p, char *err,
 	bool client = strcmp(p->type, "dpdkvhostuserclient") == 0;
 
 	if ((p->vlan.tag >= 0 || p->vlan.mode[0] || p->vlan.trunks[0]) &&
-	    vs_vlan_keys(&p->vlan, vlan + 1, sizeof(vlan) - 1, err, len) < 0)
+	    vsw_ovs_vlan_keys(&p->vlan, vlan + 1, sizeof(vlan) - 1, err, len) < 0)
 		return -1;
 	if (vlan[1] != '\0')
 		vlan[0] = ',';
@@ -98,7 +98,7 @@ static int plan_set(struct plan *pl, const struct vs_port *p, char *err,
 		   xasprintf("/vsw/port/set,%s,mtu=%ld", p->vsw, p->vsw_mtu),
 		   false, err, len) < 0)
 		return -1;
-	if (vs_vlan_keys(&p->vlan, vlan, sizeof(vlan), err, len) < 0)
+	if (vsw_ovs_vlan_keys(&p->vlan, vlan, sizeof(vlan), err, len) < 0)
 		return -1;
 	snprintf(old, sizeof(old), "vlan-mode=%s,tag=%ld,trunks=%s",
 		 p->vsw_mode, p->vsw_tag, p->vsw_trunks);

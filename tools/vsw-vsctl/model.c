@@ -2,13 +2,10 @@
  * vsw's state seen as OVS rows.  vsw is one switch, so there is at most
  * one Bridge: its name is the [switch] key `bridge` (empty: no bridge
  * yet) and every vsw port is a Port of it with one Interface of the same
- * name.  vsw port names are [A-Za-z0-9_], OVS names are not (os-vif's
- * "vhu" + 11 characters of a UUID hold a '-', the userspace CNI's
- * "<container id>-<ifname>" too): the vsw name is the OVS name with every
- * other character turned into '_', and the OVS name is kept in the port's
- * external-ids as ovs-name=NAME when the two differ, so list-ports gives
- * back what os-vif compares against.  Loading costs one /vsw/port query
- * per port (64 at most).
+ * name.  The OVS name <-> vsw name rule is config/ovs_map.h's (shared
+ * with vsw's OVSDB client); the OVS name kept in external-ids lets
+ * list-ports give back what os-vif compares against.  Loading costs one
+ * /vsw/port query per port (64 at most).
  */
 #include "vsctl.h"
 #include "tools/telclient/telclient.h"
@@ -27,33 +24,6 @@ int vs_fail(char *err, size_t len, const char *fmt, ...)
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-int vs_vsw_name(const char *ovs, char *out, size_t len, char *err,
-		size_t errlen)
-{
-	size_t n = strlen(ovs);
-
-	if (n == 0 || n >= len || n > VSW_PORT_NAME_MAX - 1) {
-		snprintf(err, errlen,
-			 "port name \"%s\": vsw takes 1..%d characters", ovs,
-			 VSW_PORT_NAME_MAX - 1);
-		return -1;
-	}
-	/* the name goes into a "/vsw/port/add,NAME,path=DIR/NAME,..." list
-	 * and into external-ids: a ',', '=' or space would add keys there */
-	if (strspn(ovs, VS_NAME_CHARS) != n) {
-		snprintf(err, errlen,
-			 "port name \"%s\": vsw-vsctl takes only "
-			 "[A-Za-z0-9_.:@+-]",
-			 ovs);
-		return -1;
-	}
-	for (size_t i = 0; i <= n; i++)
-		out[i] = (char)(ovs[i] == '\0' || isalnum((unsigned char)ovs[i])
-					? ovs[i]
-					: '_');
-	return 0;
 }
 
 struct vs_port *vs_port_find(struct vs_model *m, const char *name)
@@ -77,71 +47,6 @@ int vs_ids_str(const struct vs_port *p, char *buf, size_t len)
 					off ? " " : "", p->ids[i].k,
 					p->ids[i].v);
 	return off < len ? 0 : -1; /* -1: cut short */
-}
-
-/* trunks without VLAN 4095 (the dead VLAN carries nothing) into @out. */
-static bool drop_dead(const char *trunks, char *out, size_t len)
-{
-	bool dead = false;
-	size_t off = 0;
-
-	out[0] = '\0';
-	for (const char *p = trunks; *p != '\0';) {
-		size_t n = strcspn(p, ", ");
-
-		if (n == 4 && strncmp(p, "4095", 4) == 0)
-			dead = true;
-		else if (n > 0 && off < len)
-			off += (size_t)snprintf(out + off, len - off, "%s%.*s",
-						off ? "," : "", (int)n, p);
-		p += n;
-		p += strspn(p, ", ");
-	}
-	return dead;
-}
-
-int vs_vlan_keys(const struct vs_vlan *v, char *buf, size_t len, char *err,
-		 size_t errlen)
-{
-	char trunks[sizeof(v->trunks)];
-	bool dead = drop_dead(v->trunks, trunks, sizeof(trunks));
-	const char *mode = v->mode[0]	 ? v->mode
-			   : v->tag >= 0 ? "access"
-					 : "trunk";
-
-	if (strcmp(mode, "trunk") == 0) {
-		if (dead &&
-		    trunks[0] == '\0') /* trunks=4095: carries nothing */
-			snprintf(buf, len, "vlan-mode=access,tag=%d,trunks=all",
-				 VSW_VLAN_DEAD);
-		else
-			snprintf(buf, len, "vlan-mode=trunk,tag=0,trunks=%s",
-				 trunks[0] ? trunks : "all");
-		return 0;
-	}
-	if (strcmp(mode, "access") != 0 && strcmp(mode, "native-tagged") != 0 &&
-	    strcmp(mode, "native-untagged") != 0) {
-		snprintf(err, errlen,
-			 "unsupported: vlan_mode=%s (vsw takes "
-			 "access, trunk, native-tagged, native-untagged)",
-			 mode);
-		return -1;
-	}
-	if (v->tag <= 0) {
-		snprintf(err, errlen,
-			 "vlan_mode=%s needs a tag (vsw: an access or native "
-			 "port has a VLAN)",
-			 mode);
-		return -1;
-	}
-	/* a native port's trunks of only 4095 carry no tagged VLAN: "0"
-	 * (a native port's trunks never carry VLAN 0), not "all" */
-	snprintf(buf, len, "vlan-mode=%s,tag=%ld,trunks=%s", mode, v->tag,
-		 strcmp(mode, "access") == 0 ? "all"
-		 : trunks[0] != '\0'	     ? trunks
-		 : dead			     ? "0"
-					     : "all");
-	return 0;
 }
 
 /* external_ids ["k=v", ...] of a /vsw/port reply into @p. */

@@ -22,17 +22,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config/ovs_map.h"
 #include "config/vsw_config.h"
 
 #define VS_ERR_MAX 512
-/* characters of an OVS port name vsw-vsctl takes (os-vif's vhuXXXX-XX,
- * the CNI's <id>-<ifname>): none that splits a "k=v,..." list */
-#define VS_NAME_CHARS                                                          \
-	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:@+-"
+#define VS_NAME_CHARS VSW_OVS_NAME_CHARS
 #define VS_MAX_PORTS (2 * VSW_MAX_PORTS) /* vsw's, plus those added */
 #define VS_MAX_IDS 16			 /* external_ids pairs per port */
 #define VS_NAME_MAX 64			 /* OVS port and bridge names */
-#define VS_OVS_NAME_KEY "ovs-name"	 /* external-ids key: the OVS name */
+#define VS_OVS_NAME_KEY VSW_OVS_NAME_KEY /* external-ids key: the OVS name */
 
 /* ---- parse.c ---- */
 
@@ -79,12 +77,6 @@ struct vs_kv {
 	char k[VSW_EXTERNAL_IDS_MAX + 1], v[VSW_EXTERNAL_IDS_MAX + 1];
 };
 
-/* What vsw-vsctl changes of a port, as vsw keys. */
-struct vs_vlan {
-	char mode[20];	  /* "" = not set */
-	long tag;	  /* -1 = none */
-	char trunks[128]; /* "" = none (all) */
-};
 
 struct vs_port {
 	char ovs[VS_NAME_MAX];	     /* the OVS name */
@@ -100,7 +92,7 @@ struct vs_port {
 	struct vs_kv ids[VS_MAX_IDS];
 	int n_ids;
 	/* Port */
-	struct vs_vlan vlan;
+	struct vsw_ovs_vlan vlan;
 	/* as read from vsw, to see what changed and to undo it */
 	char vsw_mode[20], vsw_trunks[128], vsw_ids[VSW_EXTERNAL_IDS_MAX + 1];
 	long vsw_tag, vsw_mtu;
@@ -120,15 +112,9 @@ int vs_fail(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The live port of OVS name @name, or NULL. */
 struct vs_port *vs_port_find(struct vs_model *m, const char *name);
-/* vsw's name for OVS name @ovs; 0, or -1 with a message in @err. */
-int vs_vsw_name(const char *ovs, char *out, size_t len, char *err,
-		size_t errlen);
 /* "k=v k=v" of @p's ids (the OVS name among them when it differs). */
 /* "ovs-name=N k=v ..." of @p into @buf; -1 when it does not fit. */
 int vs_ids_str(const struct vs_port *p, char *buf, size_t len);
-/* The vsw VLAN keys for @v: "vlan-mode=..,tag=..,trunks=.."; 0 or -1. */
-int vs_vlan_keys(const struct vs_vlan *v, char *buf, size_t len, char *err,
-		 size_t errlen);
 
 /* ---- cmds.c ---- */
 
