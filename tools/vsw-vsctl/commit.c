@@ -65,7 +65,8 @@ static int plan_add(struct plan *pl, const struct vs_port *p, char *err,
 	bool client = strcmp(p->type, "dpdkvhostuserclient") == 0;
 
 	if ((p->vlan.tag >= 0 || p->vlan.mode[0] || p->vlan.trunks[0]) &&
-	    vsw_ovs_vlan_keys(&p->vlan, vlan + 1, sizeof(vlan) - 1, err, len) < 0)
+	    vsw_ovs_vlan_keys(&p->vlan, vlan + 1, sizeof(vlan) - 1, err, len) <
+		    0)
 		return -1;
 	if (vlan[1] != '\0')
 		vlan[0] = ',';

@@ -77,7 +77,6 @@ struct vs_kv {
 	char k[VSW_EXTERNAL_IDS_MAX + 1], v[VSW_EXTERNAL_IDS_MAX + 1];
 };
 
-
 struct vs_port {
 	char ovs[VS_NAME_MAX];	     /* the OVS name */
 	char vsw[VSW_PORT_NAME_MAX]; /* vsw's name */
