@@ -32,6 +32,7 @@
 #include <rte_cfgfile.h>
 
 #include "config_priv.h"
+#include "ovs_map.h"
 
 void cfg_set_err(const struct pctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -284,6 +285,20 @@ static int validate_port(const struct vsw_config *cfg, unsigned int i,
 }
 
 /* Every [fdb] entry names a port of the config. */
+/* [switch] ovsdb: an address vsw can connect to, or "" (off). */
+static int check_ovsdb(const struct pctx *c, const char *v)
+{
+	struct vsw_ovsdb_remote r;
+
+	if (v[0] == '\0' || vsw_ovsdb_remote_parse(v, &r) == 0)
+		return 0;
+	return cfg_bad_value(c, "ovsdb", v,
+			     "unix:/absolute/path (shorter than 108 "
+			     "characters) or tcp:IPv4:PORT or "
+			     "tcp:[IPv6]:PORT, PORT 1..65535%s",
+			     "");
+}
+
 static int validate_fdb(const struct vsw_config *cfg, char *err, size_t errlen)
 {
 	struct pctx c = {cfg->source, "fdb", err, errlen};
@@ -326,6 +341,9 @@ int vsw_config_validate(const struct vsw_config *cfg,
 		return ret;
 	if (cfg->n_ports > VSW_MAX_PORTS)
 		return cfg_port_count_err(cfg, err, errlen);
+	ret = check_ovsdb(&c, cfg->sw.ovsdb);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < cfg->n_ports; i++) {
 		ret = validate_port(cfg, i, lcore_ok, arg, err, errlen);
 		if (ret < 0)

@@ -182,6 +182,14 @@ const struct vsw_key vsw_keys[] = {
 	 .type = "port-add keys", .dflt = "", .shown = "empty: port defaults",
 	 .help = "Keys of the ports socket-watch-dir plugs, e.g. "
 		 "queues=2,vlan-mode=access,tag=10."},
+	{"ovsdb", SW(ovsdb), .kind = VSW_KIND_STRING,
+	 .max = sizeof(((struct vsw_switch_conf *)0)->ovsdb) - 1,
+	 .charset = PATH_CHARS ":[]",
+	 .what = "unix:/absolute/path or tcp:IPv4:PORT or tcp:[IPv6]:PORT "
+		 "(\"\" = off)",
+	 .type = "unix:PATH, tcp:IP:PORT", .dflt = "", .shown = "empty: off",
+	 .help = "Take ports from this OVSDB (ovsdb-server's Open_vSwitch "
+		 "database), as ovs-vswitchd does; see docs/integration.md."},
 	{"state-file", SW(state_file), .kind = VSW_KIND_PATH,
 	 .max = VSW_PATH_MAX, .shown = "<run-dir>/" VSW_STATE_FILE,
 	 .help = "Where vsw keeps what changed at run time (ports, set, "

@@ -3,7 +3,9 @@
  * OVS port names and VLAN columns as vsw keys (ovs_map.h): the rule that
  * vsw-vsctl and the OVSDB client share.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,5 +101,55 @@ int vsw_ovs_vlan_keys(const struct vsw_ovs_vlan *v, char *buf, size_t len,
 		 : trunks[0] != '\0'	     ? trunks
 		 : dead			     ? "0"
 					     : "all");
+	return 0;
+}
+
+int vsw_ovsdb_remote_parse(const char *s, struct vsw_ovsdb_remote *r)
+{
+	unsigned char a[16];
+	const char *colon;
+	char *end;
+	unsigned long port;
+	size_t hl;
+
+	memset(r, 0, sizeof(*r));
+	if (strncmp(s, "unix:", 5) == 0) {
+		s += 5;
+		if (s[0] != '/' || strlen(s) >= sizeof(r->path))
+			return -1;
+		r->is_unix = true;
+		snprintf(r->path, sizeof(r->path), "%s", s);
+		return 0;
+	}
+	if (strncmp(s, "tcp:", 4) != 0)
+		return -1;
+	s += 4;
+	if (s[0] == '[') { /* [IPv6]:PORT */
+		const char *close = strchr(s, ']');
+
+		if (close == NULL || close[1] != ':')
+			return -1;
+		hl = (size_t)(close - s - 1);
+		s++;
+		colon = close + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (colon == NULL)
+			return -1;
+		hl = (size_t)(colon - s);
+	}
+	if (hl == 0 || hl >= sizeof(r->host))
+		return -1;
+	memcpy(r->host, s, hl);
+	r->host[hl] = '\0';
+	if (inet_pton(AF_INET, r->host, a) != 1 &&
+	    (s[-1] != '[' || inet_pton(AF_INET6, r->host, a) != 1))
+		return -1;
+	if (!isdigit((unsigned char)colon[1]))
+		return -1;
+	port = strtoul(colon + 1, &end, 10);
+	if (*end != '\0' || port == 0 || port > 65535)
+		return -1;
+	r->port = (unsigned int)port;
 	return 0;
 }

@@ -17,6 +17,7 @@
 #ifndef VSW_OVS_MAP_H
 #define VSW_OVS_MAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* characters of an OVS port name vsw takes: none that splits a "k=v,..."
@@ -46,5 +47,19 @@ int vsw_ovs_port_name(const char *ovs, char *out, size_t len, char *err,
  */
 int vsw_ovs_vlan_keys(const struct vsw_ovs_vlan *v, char *buf, size_t len,
 		      char *err, size_t errlen);
+
+/* Where an OVSDB server listens (the [switch] key ovsdb). */
+struct vsw_ovsdb_remote {
+	bool is_unix;
+	char path[108];	   /* unix: the socket (sun_path) */
+	char host[48];	   /* tcp: an IPv4 or IPv6 address, as written */
+	unsigned int port; /* tcp: 1..65535 */
+};
+
+/*
+ * Parse "unix:/absolute/path", "tcp:IPv4:PORT" or "tcp:[IPv6]:PORT" into
+ * @r; 0, or -1 when @s is none of them.
+ */
+int vsw_ovsdb_remote_parse(const char *s, struct vsw_ovsdb_remote *r);
 
 #endif /* VSW_OVS_MAP_H */

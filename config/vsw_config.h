@@ -105,6 +105,9 @@ struct vsw_switch_conf {
 	/* the OVS bridge name vsw-vsctl gave the switch ("" = none yet) */
 	char bridge[64];
 	char state_file[VSW_PATH_MAX]; /* "" = <run-dir>/vsw.state */
+	/* ovsdb-server to take ports from: "unix:PATH", "tcp:IP:PORT"
+	 * ("" = off; switch/ovsdb/) */
+	char ovsdb[VSW_PATH_MAX];
 };
 
 struct vsw_port_conf {
@@ -195,8 +198,8 @@ int vsw_config_load(const char *path, struct vsw_config *cfg, char *err,
 		    size_t errlen);
 
 /*
- * Load a state file (vsw_config_write's output): as vsw_config_load, but
- * with no port at all allowed (every port deleted at run time).
+ * Load a state file (vsw_config_write's output): as vsw_config_load
+ * (no port at all is an empty switch, as in a config file).
  */
 int vsw_config_load_state(const char *path, struct vsw_config *cfg, char *err,
 			  size_t errlen);

@@ -22,6 +22,7 @@
 #include "common/debug.h"
 #include "common/log.h"
 #include "notify.h"
+#include "ovsdb/ovsdb.h"
 #include "switch.h"
 
 static struct vsw_switch the_switch = {
@@ -205,6 +206,13 @@ void vsw_switch_run(struct vsw_switch *sw)
 	/* systemd (Type=notify): ready once ports and workers are */
 	vsw_notify("READY=1\nSTATUS=forwarding: %u ports, %u workers",
 		   ctl->cfg.n_ports, rt->n_workers);
+	if (ctl->cfg.sw.ovsdb[0] != '\0') {
+		char err[VSW_ERR_MAX];
+
+		if (vsw_ovsdb_start(ctl, &sw->ovsdb, err, sizeof(err)) < 0)
+			VSW_LOG(ERR, "%s; vsw runs without OVSDB", err);
+		vsw_tel_set_ovsdb(sw->ovsdb);
+	}
 	vsw_control_loop(ctl);
 	VSW_LOG(INFO, "stopping");
 	vsw_notify("STOPPING=1\nSTATUS=stopping: removing ports");
@@ -221,6 +229,9 @@ void vsw_switch_destroy(struct vsw_switch *sw)
 	struct vsw_rt *rt = &sw->rt;
 
 	vsw_switch_stop(sw);
+	vsw_tel_set_ovsdb(NULL);
+	vsw_ovsdb_stop(sw->ovsdb); /* it changes ports: stopped first */
+	sw->ovsdb = NULL;
 	rte_eal_mp_wait_lcore();
 	/* Telemetry threads live on: from now on every command refuses. */
 	pthread_mutex_lock(&ctl->ctl_lock);

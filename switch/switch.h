@@ -13,9 +13,13 @@
 #include "control/control.h"
 #include "datapath/worker.h"
 
+struct vsw_ovsdb;
+
 struct vsw_switch {
 	struct vsw_rt rt;
 	struct vsw_ctl ctl;
+	struct vsw_ovsdb
+		*ovsdb; /* the OVSDB client ([switch] ovsdb), or NULL */
 };
 
 /* The one switch of the process (its config is loaded into ctl.cfg

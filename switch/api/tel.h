@@ -36,6 +36,11 @@ int vsw_tel_reply_error(struct rte_tel_data *d, const char *fmt,
 			const char *arg);
 /* The control state the commands work on; before registering them. */
 void vsw_tel_init(struct vsw_ctl *ctl);
+struct vsw_ovsdb;
+/* The OVSDB client `info` reports on (NULL: none); set under ctl_lock. */
+void vsw_tel_set_ovsdb(struct vsw_ovsdb *o);
+/* The client set, or NULL; read with ctl_lock held (a command's). */
+struct vsw_ovsdb *vsw_tel_ovsdb(void);
 /*
  * Start a command: parse @params (ctl_args.c), refuse a @mutating one when
  * control is read-only, take ctl_lock, refuse once vsw is stopping.  NULL:

@@ -23,6 +23,7 @@
 #include <rte_telemetry.h>
 
 #include "control/control.h"
+#include "ovsdb/ovsdb.h"
 #include "tel.h"
 #include "common/debug.h"
 
@@ -31,6 +32,28 @@
 static const char *port_state(const struct vsw_port *p)
 {
 	return vsw_port_is_up(p) ? "up" : "down";
+}
+
+/* The OVSDB client's state (ctl_lock held). */
+static void add_ovsdb(struct rte_tel_data *d, const struct vsw_config *cfg)
+{
+	struct vsw_ovsdb *o = vsw_tel_ovsdb();
+	struct vsw_ovsdb_status st;
+
+	rte_tel_data_add_dict_string(d, "ovsdb", cfg->sw.ovsdb);
+	if (o == NULL)
+		return;
+	vsw_ovsdb_get_status(o, &st);
+	rte_tel_data_add_dict_string(d, "ovsdb_state",
+				     st.synced	    ? "synced"
+				     : st.connected ? "connected"
+						    : "connecting");
+	rte_tel_data_add_dict_u64(d, "ovsdb_connects", st.connects);
+	rte_tel_data_add_dict_u64(d, "ovsdb_syncs", st.syncs);
+	rte_tel_data_add_dict_u64(d, "ovsdb_cur_cfg", st.cur_cfg);
+	rte_tel_data_add_dict_u64(d, "ovsdb_ports", st.n_ports);
+	rte_tel_data_add_dict_u64(d, "ovsdb_errors", st.n_errors);
+	rte_tel_data_add_dict_string(d, "ovsdb_last_error", st.last_error);
 }
 
 static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
@@ -85,6 +108,7 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "mbufs_in_use",
 				  ctl->rt->mp->size -
 					  rte_mempool_avail_count(ctl->rt->mp));
+	add_ovsdb(d, cfg);
 	vsw_tel_end(ctl);
 	return 0;
 }

@@ -49,6 +49,22 @@ void vsw_tel_init(struct vsw_ctl *ctl)
 	tel_ctl = ctl;
 }
 
+/* The OVSDB client, or NULL: written and read under ctl_lock, so that
+ * `info` never reads one being stopped. */
+static struct vsw_ovsdb *tel_ovsdb;
+
+void vsw_tel_set_ovsdb(struct vsw_ovsdb *o)
+{
+	pthread_mutex_lock(&tel_ctl->ctl_lock);
+	tel_ovsdb = o;
+	pthread_mutex_unlock(&tel_ctl->ctl_lock);
+}
+
+struct vsw_ovsdb *vsw_tel_ovsdb(void)
+{
+	return tel_ovsdb;
+}
+
 /*
  * The start of every command: check and parse @params for @cmd, refuse a
  * mutating command when control is read-only, take ctl_lock and refuse

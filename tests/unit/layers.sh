@@ -1,6 +1,6 @@
 #!/bin/bash
 # Objective: the layers of vsw point one way (docs/architecture.md):
-#   common < config < port < datapath < control < api < the program
+#   common < config < port < datapath < control < ovsdb < api < the program
 # Two checks, each failing on the first file that breaks the rule:
 #  1. includes: every #include "..." of a header outside the file's own
 #     folder names that folder ("datapath/fdb.h", not "fdb.h"), and the
@@ -23,15 +23,15 @@ fail() { echo "layers: $*"; bad=1; }
 rank() {
 	case $1 in
 	common) echo 0 ;; config) echo 1 ;; port) echo 2 ;;
-	switch/datapath) echo 3 ;; switch/control) echo 4 ;; switch/api) echo 5 ;;
-	switch) echo 6 ;; *) echo "" ;;
+	switch/datapath) echo 3 ;; switch/control) echo 4 ;; switch/ovsdb) echo 5 ;;
+	switch/api) echo 6 ;; switch) echo 7 ;; *) echo "" ;;
 	esac
 }
 # the folder an include names ("datapath/fdb.h" -> switch/datapath)
 target_dir() {
 	case $1 in
 	common/* | config/* | port/*) dirname "$1" ;;
-	datapath/* | control/* | api/*) echo "switch/$(dirname "$1")" ;;
+	datapath/* | control/* | ovsdb/* | api/*) echo "switch/$(dirname "$1")" ;;
 	*/*) dirname "$1" ;;
 	*) echo "" ;;
 	esac
@@ -69,7 +69,7 @@ done < <(git ls-files 'common/*.[ch]' 'config/*.[ch]' 'port/*.[ch]' 'switch/*.[c
 	'switch/*/*.[ch]' 'tools/*/*.[ch]')
 
 # 2. calls, through the layers' libraries
-libs=(common config port datapath control api)
+libs=(common config port datapath control ovsdb api)
 declare -A owner
 for i in "${!libs[@]}"; do
 	a=$build/libvsw_${libs[$i]}.a

@@ -316,7 +316,7 @@ static void test_unknown_keys(void)
 		"offloads, "
 		"control, port-add-drivers, socket-mode, "
 		"socket-owner, socket-group, socket-dirs, "
-		"socket-watch-dir, socket-watch-profile, state-file)"));
+		"socket-watch-dir, socket-watch-profile, ovsdb, state-file)"));
 	CHECK(load_fails(
 		PORT0 "queue = 2\n",
 		"[port vm0] queue = \"2\": expected a port key (type, "
@@ -518,6 +518,36 @@ static void test_zero_ports(void)
 	CHECK(cfg.n_ports == 0 && cfg.sw.burst == 16);
 	CHECK(strcmp(cfg.source, path) == 0);
 	CHECK(load("", &path) == 0 && cfg.n_ports == 0 && cfg.sw.burst == 32);
+}
+
+/* [switch] ovsdb: where ovsdb-server listens, or "" (off). */
+static void test_ovsdb(void)
+{
+	static const char *good[] = {"unix:/run/openvswitch/db.sock",
+				     "tcp:127.0.0.1:6640", "tcp:[::1]:6640",
+				     ""};
+	static const char *bad[] = {
+		"unix:run/db.sock",    "tcp:127.0.0.1",	     "tcp:127.0.0.1:0",
+		"tcp:127.0.0.1:65536", "tcp:localhost:6640", "tcp:[::1:6640",
+		"tcp:::1:6640",	       "ssl:127.0.0.1:6640", "tcp:1.2.3.4:66x"};
+	char text[256], msg[512];
+	const char *path;
+
+	for (unsigned int i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(text, sizeof(text), "[switch]\novsdb = %s\n", good[i]);
+		CHECK(load(text, &path) == 0 &&
+		      strcmp(cfg.sw.ovsdb, good[i]) == 0);
+	}
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "[switch]\novsdb = %s\n", bad[i]);
+		snprintf(
+			msg, sizeof(msg),
+			"[switch] ovsdb = \"%s\": expected unix:/absolute/path "
+			"(shorter than 108 characters) or tcp:IPv4:PORT or "
+			"tcp:[IPv6]:PORT, PORT 1..65535",
+			bad[i]);
+		CHECK(load_fails(text, msg));
+	}
 }
 
 static void test_too_many_ports(void)
@@ -1167,7 +1197,7 @@ static void test_key_table(void)
 		     "port-add-drivers, "
 		     "socket-mode, socket-owner, socket-group, socket-dirs, "
 		     "socket-watch-dir, socket-watch-profile, "
-		     "state-file") == 0);
+		     "ovsdb, state-file") == 0);
 	CHECK(vsw_config_port_from_kv("v",
 				      "type=vhost-user,"
 				      "k123456789k123456789k123456789k1234567"
@@ -1348,6 +1378,7 @@ int main(void)
 	RUN(test_sock_path);
 	RUN(test_duplicates);
 	RUN(test_zero_ports);
+	RUN(test_ovsdb);
 	RUN(test_too_many_ports);
 	RUN(test_lcores);
 	RUN(test_workers_deprecated);

@@ -15,7 +15,8 @@
 #   guests       virtio_vdev, dpdk_bg (vswgen, testpmd: any DPDK app)
 #   telemetry    tel, tel_data, tel_multi (vswctl --json raw)
 #   OVS-DPDK     ovs_installed, ovs_launch, ovs_vsctl, ovs_appctl,
-#                ovs_shutdown (a private ovsdb-server + ovs-vswitchd)
+#                ovs_shutdown (a private ovsdb-server + ovs-vswitchd);
+#                ovsdb_launch, ovsdb_stop (ovsdb-server alone)
 #
 # State: PIDS (tracked processes), PREFIXES (DPDK file prefixes), VSW_PID,
 # VSW_PFX (the vsw last launched), BG_PID (the process bg last started).
@@ -285,16 +286,9 @@ ovs_launch() {
 	local dir=$1 pfx=$2 mcpu=$3 pcpu=$4 log=$5 mem
 	shift 5
 	mem=${*:--m 1024}
-	OVSD=$dir
-	mkdir -p "$OVSD" || return 1
-	export OVS_RUNDIR=$OVSD OVS_DBDIR=$OVSD OVS_LOGDIR=$OVSD OVS_SYSCONFDIR=$OVSD OVS_PKGDATADIR=/usr/share/openvswitch
+	export OVS_RUNDIR=$dir OVS_DBDIR=$dir OVS_LOGDIR=$dir OVS_SYSCONFDIR=$dir OVS_PKGDATADIR=/usr/share/openvswitch
 	prefix_add "$pfx"
-	ovsdb-tool create "$OVSD/conf.db" /usr/share/openvswitch/vswitch.ovsschema >>"$log" 2>&1 || return 1
-	taskset -c "$mcpu" ovsdb-server "$OVSD/conf.db" --remote="punix:$OVSD/db.sock" \
-		--pidfile="$OVSD/ovsdb-server.pid" --unixctl="$OVSD/ovsdb-server.ctl" \
-		--log-file="$OVSD/ovsdb-server.log" --no-chdir --detach >>"$log" 2>&1 || return 1
-	OVS_UP=1
-	ovs_vsctl --no-wait init
+	ovsdb_launch "$dir" "$log" "$mcpu" || return 1
 	ovs_vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
 		other_config:dpdk-lcore-mask="$(printf 0x%x $((1 << mcpu)))" \
 		other_config:pmd-cpu-mask="$(printf 0x%x $((1 << pcpu)))" \
@@ -305,6 +299,28 @@ ovs_launch() {
 		--no-chdir --detach >>"$log" 2>&1 || return 1
 	OVS_PID=$(cat "$OVSD/ovs-vswitchd.pid")
 	ovs_vsctl add-br br0 -- set bridge br0 datapath_type=netdev >>"$log" 2>&1
+}
+# ovsdb_launch DIR LOG [CPU]: a private ovsdb-server (Debian's
+# openvswitch-common) with the vswitch schema's database DIR/conf.db (made
+# when missing, kept when there: a restart keeps the rows), socket
+# DIR/db.sock, pid, log and control socket in DIR; initialised (ovs-vsctl
+# init); on CPU when given. OVSD=DIR. ovsdb_stop stops it alone.
+ovsdb_launch() {
+	local dir=$1 log=$2 cpu=${3:-}
+	OVSD=$dir
+	mkdir -p "$OVSD" || return 1
+	[ -f "$OVSD/conf.db" ] || ovsdb-tool create "$OVSD/conf.db" \
+		/usr/share/openvswitch/vswitch.ovsschema >>"$log" 2>&1 || return 1
+	${cpu:+taskset -c "$cpu"} ovsdb-server "$OVSD/conf.db" --remote="punix:$OVSD/db.sock" \
+		--pidfile="$OVSD/ovsdb-server.pid" --unixctl="$OVSD/ovsdb-server.ctl" \
+		--log-file="$OVSD/ovsdb-server.log" --no-chdir --detach >>"$log" 2>&1 || return 1
+	OVS_UP=1
+	ovs_vsctl --no-wait init
+}
+ovsdb_stop() {
+	[ -f "$OVSD/ovsdb-server.pid" ] && stop_pid "$(cat "$OVSD/ovsdb-server.pid")"
+	rm -f "$OVSD/ovsdb-server.pid"
+	return 0
 }
 # ovs_shutdown: both daemons asked to exit, then stopped; safe to repeat
 ovs_shutdown() {

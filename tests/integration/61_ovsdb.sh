@@ -1,0 +1,131 @@
+#!/bin/bash
+# Objective: vsw as an OVSDB client (issue 22), with the real programs:
+# Debian's ovsdb-server on a private database made with ovsdb-tool from
+# the vswitch schema, and the real ovs-vsctl (without --no-wait: it
+# returns only once vsw wrote cur_cfg). ovs-vsctl adds a bridge and
+# vhost-user ports of both types, sets tags and MTUs; guests attach and
+# forward; `ovs-vsctl list Interface` shows vsw's ofport, link state and
+# statistics; unsupported rows get an Interface error and no port; a
+# port of vsw's config file is never touched. ovsdb-server restarts under
+# traffic (vsw keeps forwarding, reconnects, applies what changed); vsw
+# restarts while the database changes (its ports come back from the state
+# file, then follow the database); del-br removes the bridge's ports.
+. "$(dirname "$0")/lib.sh"
+
+for b in ovsdb-server ovsdb-tool ovs-vsctl; do
+	command -v $b >/dev/null || skip "$b not installed (openvswitch-switch; tools/deps)"
+done
+[ -f /usr/share/openvswitch/vswitch.ovsschema ] || skip "no vswitch schema (openvswitch-switch)"
+OV=$T/ovs # OVS's run directory: db.sock, dpdkvhostuser sockets
+vs() { ovs-vsctl --db="unix:$OV/db.sock" --timeout=20 "$@"; }
+iface() { vs get Interface "$1" "$2" | tr -d '"'; }
+iface_is() { [ "$(iface "$1" "$2")" = "$3" ]; }
+tx_in_db_at_least() { [ "$(vs get Interface "$1" statistics:tx_packets)" -ge "$2" ]; }
+on_cleanup ovsdb_stop
+ovsdb_launch "$OV" "$T/ovsdb.log" || fail "ovsdb-server did not start: $(cat "$T/ovsdb.log")"
+
+CFG=$T/vsw.conf
+cat >"$CFG" <<EOC
+[switch]
+run-dir = $RUN
+mbufs = 8191
+fdb-size = 4096
+ovsdb = unix:$OV/db.sock
+socket-dirs = $OV
+[port cfgp]
+type = vhost-user
+path = $RUN/cfgp.sock
+EOC
+start_vsw "$CFG"
+wait_for 20 "vsw synced with the database" ctl_holds '.ovsdb_state == "synced"' info
+
+note "ovs-vsctl add-br, add-port (dpdkvhostuser, dpdkvhostuserclient)"
+vs add-br br0 -- set bridge br0 datapath_type=netdev || fail "add-br"
+[ "$(info_val bridge)" = br0 ] || fail "vsw serves bridge '$(info_val bridge)', expected br0"
+vs add-port br0 a -- set Interface a type=dpdkvhostuser \
+	-- add-port br0 b -- set Interface b type=dpdkvhostuser || fail "add-port a, b"
+vs add-port br0 vhu-c1 -- set Interface vhu-c1 type=dpdkvhostuserclient \
+	"options:vhost-server-path=$OV/c1.sock" || fail "add-port vhu-c1"
+[ "$(port_ctr a path)" = "$OV/a" ] || fail "a's socket: $(port_ctr a path)"
+[ "$(port_ctr vhu_c1 mode)" = client ] || fail "vhu-c1 is not a client port: $(jctl port vhu_c1)"
+[ "$(port_ctr vhu_c1 path)" = "$OV/c1.sock" ] || fail "vhu-c1's path: $(port_ctr vhu_c1 path)"
+jctl port vhu_c1 | jq -e '.external_ids | index("ovs-name=vhu-c1")' >/dev/null ||
+	fail "vhu-c1's OVS name not kept: $(jctl port vhu_c1 | jq -c .external_ids)"
+for i in a b vhu-c1; do
+	o=$(iface $i ofport)
+	[ "$o" -ge 1 ] && [ "$o" -le 64 ] || fail "Interface $i ofport '$o'"
+	[ "$(iface $i error)" = "[]" ] || fail "Interface $i error: $(iface $i error)"
+done
+[ "$(iface a ofport)" = "$(( $(port_ctr a id) + 1 ))" ] || fail "a's ofport is not vsw's id + 1"
+
+note "unsupported rows: an Interface error, no port"
+out=$(vs add-port br0 sys0 2>&1) && true
+echo "$out" | grep -q "Error detected while setting up 'sys0'" || fail "ovs-vsctl add-port sys0: '$out'"
+iface sys0 error | grep -q 'interface type .* is not supported' ||
+	fail "sys0's error: $(iface sys0 error)"
+[ "$(iface sys0 ofport)" = -1 ] || fail "sys0's ofport: $(iface sys0 ofport)"
+ctl port sys0 >/dev/null 2>&1 && fail "a port was made of a system interface"
+vs del-port sys0
+out=$(vs add-port br0 cfgp -- set Interface cfgp type=dpdkvhostuser 2>&1) && true
+iface cfgp error | grep -q "was not made from OVSDB" || fail "cfgp's error: $(iface cfgp error) ($out)"
+[ "$(port_ctr cfgp path)" = "$RUN/cfgp.sock" ] || fail "the config file's port cfgp was changed"
+vs del-port cfgp
+ctl port cfgp >/dev/null || fail "the config file's port cfgp went with its row"
+iface br0 error | grep -q "local (internal) port" || fail "br0's error: $(iface br0 error)"
+
+note "tags and MTUs"
+vs set Port a tag=10 -- set Port b tag=10 -- set Interface a mtu_request=9000 \
+	external_ids:iface-id=1b2c3d4e-0000 external_ids:attached-mac=52:54:00:00:00:0a || fail "set"
+[ "$(port_ctr a vlan_mode)" = access ] && [ "$(port_ctr a tag)" = 10 ] || fail "a: $(jctl port a | jq -c '{vlan_mode, tag}')"
+[ "$(port_ctr a mtu)" = 9000 ] || fail "a's mtu: $(port_ctr a mtu)"
+[ "$(iface a mtu)" = 9000 ] || fail "Interface a mtu: $(iface a mtu)"
+jctl port a | jq -e '.external_ids | index("iface-id=1b2c3d4e-0000")' >/dev/null ||
+	fail "a's external_ids: $(jctl port a | jq -c .external_ids)"
+vs set Port b trunks=10,20 -- set Port b vlan_mode=trunk -- clear Port b tag
+[ "$(port_ctr b vlan_mode)" = trunk ] && [ "$(port_ctr b trunks)" = 10,20 ] ||
+	fail "b: $(jctl port b | jq -c '{vlan_mode, tag, trunks}')"
+vs set Port b vlan_mode=access tag=10 -- clear Port b trunks
+[ "$(port_ctr b vlan_mode)" = access ] && [ "$(port_ctr b tag)" = 10 ] || fail "b back to access 10"
+
+note "guests on a and b forward; Interface rows show it"
+gp=${PREFIX}ggen
+dpdk_bg "$gp" "$T/gen.json" "$T/gen.log" "$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) \
+	--single-file-segments --no-pci --vdev "$(virtio_vdev 0 "$OV/a")" --vdev "$(virtio_vdev 1 "$OV/b")" -- \
+	--tx-port 0 --rx-port 1 --announce 3 --json --quiet --rate 5000 --duration 24
+GEN=$BG_PID
+wait_for 60 "a up" port_is a up
+wait_for 30 "A->B traffic" ctr_at_least b tx_packets 2000
+wait_for 15 "Interface a link_state up" iface_is a link_state up
+wait_for 15 "Interface b statistics" tx_in_db_at_least b 1000
+
+note "ovsdb-server restarts under traffic: forwarding goes on, changes made after it apply"
+ovsdb_stop
+wait_for 10 "vsw sees the database gone" ctl_holds '.ovsdb_state == "connecting"' info
+b_tx=$(port_ctr b tx_packets)
+wait_for 10 "forwarding without the database" ctr_at_least b tx_packets $((b_tx + 1000))
+ovsdb_launch "$OV" "$T/ovsdb.log" || fail "ovsdb-server did not start again"
+wait_for 20 "vsw synced again" ctl_holds '.ovsdb_state == "synced" and .ovsdb_connects == 2' info
+vs del-port vhu-c1 || fail "del-port vhu-c1 after the restart"
+ctl port vhu_c1 >/dev/null 2>&1 && fail "vhu_c1 still a port after del-port"
+reap_pid "$GEN" || fail "generator: $(tail -3 "$T/gen.log")"
+[ "$(jq .lost "$T/gen.json")" -eq 0 ] || fail "A->B lost frames across the ovsdb-server restart: $(cat "$T/gen.json")"
+
+note "vsw restarts while the database changes: ports from the state file, then the database's"
+stop_vsw
+vs --no-wait del-port b
+vs --no-wait add-port br0 d -- set Interface d type=dpdkvhostuser
+start_vsw "$CFG"
+ctl port a >/dev/null || fail "a did not come back"
+wait_for 20 "vsw synced after its restart" ctl_holds '.ovsdb_state == "synced"' info
+wait_for 10 "b deleted, d added" sh -c "! $VSWCTL --file-prefix $PREFIX port b >/dev/null 2>&1 && $VSWCTL --file-prefix $PREFIX port d >/dev/null"
+[ "$(port_ctr a tag)" = 10 ] && [ "$(port_ctr a mtu)" = 9000 ] || fail "a's settings after the restart"
+vs set Interface a mtu_request=1500 || fail "ovs-vsctl (waiting for cur_cfg) after the restart"
+[ "$(port_ctr a mtu)" = 1500 ] || fail "a's mtu after the restart: $(port_ctr a mtu)"
+
+note "del-br: the bridge's ports go, the config file's port stays"
+vs del-br br0 || fail "del-br"
+for p in a d; do ctl port $p >/dev/null 2>&1 && fail "$p left after del-br"; done
+ctl port cfgp >/dev/null || fail "cfgp went with del-br"
+[ "$(info_val ovsdb_ports)" = 0 ] || fail "ovsdb_ports: $(info_val ovsdb_ports)"
+stop_vsw
+echo "PASS: ovs-vsctl drives vsw through the real ovsdb-server"
