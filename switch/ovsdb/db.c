@@ -12,13 +12,14 @@
 
 json_t *db_monitor_request(void)
 {
-	return json_pack("{s:{s:[s,s]}, s:{s:[s,s]}, s:{s:[s,s,s,s,s]},"
-			 " s:{s:[s,s,s,s,s]}}",
+	return json_pack("{s:{s:[s,s]}, s:{s:[s,s]}, s:{s:[s,s,s,s,s,s]},"
+			 " s:{s:[s,s,s,s,s,s,s,s]}}",
 			 "Open_vSwitch", "columns", "next_cfg", "other_config",
 			 "Bridge", "columns", "name", "ports", "Port",
 			 "columns", "name", "interfaces", "tag", "trunks",
-			 "vlan_mode", "Interface", "columns", "name", "type",
-			 "options", "mtu_request", "external_ids");
+			 "vlan_mode", "qos", "Interface", "columns", "name",
+			 "type", "options", "mtu_request", "external_ids",
+			 "ofport_request", "ingress_policing_rate", "mac");
 }
 
 /*

@@ -47,6 +47,7 @@ struct want {
 	char fixed[KV_MAX]; /* type, mode, path / devargs (last) */
 	char mut[KV_MAX];   /* mtu, VLANs, external-ids */
 	char skipped[256];  /* external_ids vsw could not keep */
+	char ignored[256];  /* columns set that vsw does not apply */
 	char err[VSW_ERR_MAX];
 	bool local; /* the bridge's internal port */
 };
@@ -146,6 +147,42 @@ static void ids_str(struct want *w, json_t *ids, char *buf, size_t len)
 	}
 }
 
+static void add_ignored(struct want *w, const char *what)
+{
+	size_t off = strlen(w->ignored);
+
+	snprintf(w->ignored + off, sizeof(w->ignored) - off, "%s%s",
+		 off ? ", " : "", what);
+}
+
+/* What the rows ask that vsw does not do: the port is made, and its
+ * Interface error names these (never silently ignored). */
+static void note_ignored(struct want *w, json_t *ifc, json_t *port)
+{
+	json_t *pairs = json_array_get(json_object_get(ifc, "options"), 1);
+	json_t *kv;
+	char opt[96];
+	size_t i;
+
+	json_array_foreach (pairs, i, kv) {
+		const char *k = json_string_value(json_array_get(kv, 0));
+
+		if (k == NULL || strcmp(k, "vhost-server-path") == 0 ||
+		    strcmp(k, "dpdk-devargs") == 0)
+			continue;
+		snprintf(opt, sizeof(opt), "options:%s", k);
+		add_ignored(w, opt);
+	}
+	if (datum_set_at(json_object_get(ifc, "ofport_request"), 0))
+		add_ignored(w, "ofport_request");
+	if (datum_int(json_object_get(ifc, "ingress_policing_rate"), 0) != 0)
+		add_ignored(w, "ingress_policing_rate");
+	if (datum_set_at(json_object_get(ifc, "mac"), 0))
+		add_ignored(w, "mac");
+	if (datum_set_at(json_object_get(port, "qos"), 0))
+		add_ignored(w, "Port qos");
+}
+
 /* Fill @w's kv lists from its Interface and Port rows (or its error). */
 static void map_iface(struct vsw_ovsdb *o, struct want *w, json_t *ifc,
 		      json_t *port)
@@ -197,6 +234,7 @@ static void map_iface(struct vsw_ovsdb *o, struct want *w, json_t *ifc,
 	if (vsw_ovs_vlan_keys(&v, vlan, sizeof(vlan), w->err, sizeof(w->err)) <
 	    0)
 		return;
+	note_ignored(w, ifc, port);
 	if (mtu < 0 || mtu > 65535)
 		mtu = 0;
 	ids_str(w, json_object_get(ifc, "external_ids"), ids, sizeof(ids));
@@ -447,6 +485,12 @@ static json_t *iface_cols(struct vsw_ovsdb *o, const struct want *w, bool stats)
 				    ? "vhost-user client"
 				    : "vhost-user server",
 			    w->skipped};
+	if (w->ignored[0] != '\0') {
+		char e[300];
+
+		snprintf(e, sizeof(e), "vsw does not apply: %s", w->ignored);
+		json_object_set_new(c, "error", json_string(e));
+	}
 	json_object_set_new(c, "ofport", json_integer(p->id + 1));
 	json_object_set_new(
 		c, "link_state",

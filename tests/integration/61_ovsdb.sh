@@ -87,6 +87,14 @@ vs set Port b trunks=10,20 -- set Port b vlan_mode=trunk -- clear Port b tag
 vs set Port b vlan_mode=access tag=10 -- clear Port b trunks
 [ "$(port_ctr b vlan_mode)" = access ] && [ "$(port_ctr b tag)" = 10 ] || fail "b back to access 10"
 
+note "columns vsw does not apply: named in the Interface error, the port stays"
+vs set Interface b options:n_rxq=2 ofport_request=7 || fail "set options:n_rxq"
+iface b error | grep -q "vsw does not apply: options:n_rxq, ofport_request" ||
+	fail "b's error: $(iface b error)"
+[ "$(iface b ofport)" -ge 1 ] && ctl port b >/dev/null || fail "b went with an ignored column"
+vs remove Interface b options n_rxq -- clear Interface b ofport_request
+[ "$(iface b error)" = "[]" ] || fail "b's error after the columns were cleared: $(iface b error)"
+
 note "guests on a and b forward; Interface rows show it"
 gp=${PREFIX}ggen
 dpdk_bg "$gp" "$T/gen.json" "$T/gen.log" "$VSWGEN" -l 0 --file-prefix "$gp" $(mem_args 512) \
