@@ -24,6 +24,7 @@
 #include "notify.h"
 #include "ovsdb/ovsdb.h"
 #include "switch.h"
+#include "unmap_guard.h"
 
 static struct vsw_switch the_switch = {
 	.ctl = {.ctl_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -198,6 +199,8 @@ void vsw_switch_run(struct vsw_switch *sw)
 	struct vsw_ctl *ctl = &sw->ctl;
 	struct vsw_rt *rt = &sw->rt;
 
+	/* net_memif's teardown on the interrupt thread waits for them */
+	vsw_unmap_guard_set(rt);
 	for (unsigned int i = 0; i < rt->n_workers; i++)
 		rte_eal_remote_launch(vsw_worker_main, rt->workers[i],
 				      rt->workers[i]->lcore);
@@ -233,6 +236,7 @@ void vsw_switch_destroy(struct vsw_switch *sw)
 	vsw_ovsdb_stop(sw->ovsdb); /* it changes ports: stopped first */
 	sw->ovsdb = NULL;
 	rte_eal_mp_wait_lcore();
+	vsw_unmap_guard_set(NULL);
 	/* Telemetry threads live on: from now on every command refuses. */
 	pthread_mutex_lock(&ctl->ctl_lock);
 	ctl->stopping = true;
