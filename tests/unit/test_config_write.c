@@ -113,6 +113,7 @@ static const char *const special[][2] = {
 	{"socket-dirs", "/tmp/vsw-w/d1 /tmp/vsw-w/d2"},
 	{"socket-watch-dir", "/tmp/vsw-w/watch"},
 	{"socket-watch-profile", "queues=2,mtu=2000"},
+	{"metrics-listen", "[::1]:9417"},
 	{"external-ids", "iface-id=a1 attached-mac=02:00:00:00:00:01"},
 };
 
