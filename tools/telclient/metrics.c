@@ -13,6 +13,7 @@
 #include "metrics.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,35 @@ static void sample(FILE *f, const char *name, const char *lab, const char *more,
 	fputc('\n', f);
 }
 
+/*
+ * A microsecond count as seconds (Prometheus' base unit, which promtool's
+ * lint asks for), exactly: integer division, six decimals.
+ */
+static void micro_sample(FILE *f, const char *name, const char *lab, json_t *v)
+{
+	json_int_t us = json_integer_value(v);
+
+	if (!json_is_integer(v) || us < 0) {
+		sample(f, name, lab, NULL, v);
+		return;
+	}
+	if (lab != NULL && lab[0] != '\0')
+		fprintf(f, "%s{%s} ", name, lab);
+	else
+		fprintf(f, "%s ", name);
+	fprintf(f, "%" JSON_INTEGER_FORMAT ".%06" JSON_INTEGER_FORMAT "\n",
+		us / 1000000, us % 1000000);
+}
+
+/* A member in microseconds ("_us") whose family counts seconds. */
+static bool is_micro(const struct fam *f)
+{
+	size_t n = strlen(f->key);
+
+	return n > 3 && strcmp(f->key + n - 3, "_us") == 0 &&
+	       strstr(f->name, "_seconds") != NULL;
+}
+
 /* One family over targets: header, then one sample per target with key. */
 static void family(FILE *out, const struct fam *f, const struct target *t,
 		   size_t n)
@@ -105,7 +135,10 @@ static void family(FILE *out, const struct fam *f, const struct target *t,
 			continue;
 		if (!shown++)
 			header(out, f->name, f->type, f->help);
-		sample(out, f->name, t[i].labels, NULL, v);
+		if (is_micro(f))
+			micro_sample(out, f->name, t[i].labels, v);
+		else
+			sample(out, f->name, t[i].labels, NULL, v);
 	}
 }
 
@@ -304,8 +337,8 @@ static void worker_metrics(FILE *f, json_t *wk)
 		 "TSC cycles of iterations that received nothing"},
 		{"sleeps", "vsw_worker_sleeps_total", "counter",
 		 "Sleeps (adaptive poll mode)"},
-		{"sleep_us", "vsw_worker_sleep_microseconds_total", "counter",
-		 "Microseconds slept (adaptive poll mode)"},
+		{"sleep_us", "vsw_worker_sleep_seconds_total", "counter",
+		 "Seconds slept (adaptive poll mode)"},
 		{"wakeups_rx", "vsw_worker_wakeups_rx_total", "counter",
 		 "Wakeups by rx interrupts (adaptive poll mode)"},
 		{"rxqs", "vsw_worker_rxqs", "gauge", "Rx queues polled"},
