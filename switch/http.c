@@ -30,7 +30,8 @@
 
 #include "http.h"
 
-#define DRAIN_MS 1000 /* reading what follows a response, at most */
+#define DRAIN_MS 1000	    /* reading what follows a response, at most */
+#define ACCEPT_PAUSE_MS 100 /* after accept failed for want of fds */
 #define MAX_CONNS_CAP 64
 
 enum conn_state { C_READ, C_WRITE, C_DRAIN };
@@ -47,6 +48,7 @@ struct conn {
 
 struct vsw_http_server {
 	int lfd, stop_fd;
+	uint64_t accept_after_ms; /* listening socket not polled before */
 	struct vsw_http_params p;
 	struct conn *conns; /* p.max_conns slots */
 	struct pollfd *pfd; /* 2 + p.max_conns */
@@ -289,13 +291,21 @@ static struct conn *conn_slot(struct vsw_http_server *s)
 	return old;
 }
 
+/* At most max_conns per wake-up: a flood of connections cannot hold
+ * the thread. */
 static void accept_all(struct vsw_http_server *s)
 {
-	for (;;) {
+	for (unsigned int i = 0; i < s->p.max_conns; i++) {
 		int fd = accept4(s->lfd, NULL, NULL,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct conn *c;
 
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE ||
+			       errno == ENOBUFS || errno == ENOMEM)) {
+			/* the connection waits in the backlog: do not spin */
+			s->accept_after_ms = now_ms() + ACCEPT_PAUSE_MS;
+			return;
+		}
 		if (fd < 0)
 			return; /* EAGAIN, or an aborted connection */
 		c = conn_slot(s);
@@ -313,6 +323,8 @@ static void conn_read(struct vsw_http_server *s, struct conn *c)
 	ssize_t n;
 	int rc;
 
+	if (c->st == C_WRITE)
+		return; /* one request per connection: the rest is ignored */
 	if (c->st == C_DRAIN) {
 		char sink[4096];
 
@@ -368,7 +380,11 @@ static int poll_set(struct vsw_http_server *s, uint64_t now)
 	uint64_t next = UINT64_MAX;
 
 	s->pfd[0] = (struct pollfd){.fd = s->stop_fd, .events = POLLIN};
-	s->pfd[1] = (struct pollfd){.fd = s->lfd, .events = POLLIN};
+	s->pfd[1] =
+		(struct pollfd){.fd = now >= s->accept_after_ms ? s->lfd : -1,
+				.events = POLLIN};
+	if (now < s->accept_after_ms)
+		next = s->accept_after_ms;
 	for (unsigned int i = 0; i < s->p.max_conns; i++) {
 		struct conn *c = &s->conns[i];
 

@@ -242,6 +242,7 @@ static void test_listen_errors(void)
 {
 	struct vsw_listen l = {.family = 4, .addr = {127, 0, 0, 1}};
 	char err[256];
+	int fd;
 
 	l.port = port; /* ours: in use */
 	CHECK(vsw_http_listen(&l, "metrics-listen = x", err, sizeof(err)) ==
@@ -251,6 +252,14 @@ static void test_listen_errors(void)
 	l.addr[0] = 192; /* 192.0.0.1: not this host's */
 	l.addr[1] = 0;
 	CHECK(vsw_http_listen(&l, "k", err, sizeof(err)) == -EADDRNOTAVAIL);
+	/* [::1]:any, where the host has IPv6 */
+	memset(&l, 0, sizeof(l));
+	l.family = 6;
+	l.addr[15] = 1;
+	fd = vsw_http_listen(&l, "k", err, sizeof(err));
+	CHECK(fd >= 0 || fd == -EADDRNOTAVAIL || fd == -EAFNOSUPPORT);
+	if (fd >= 0)
+		close(fd);
 }
 
 static void test_stop(void)
