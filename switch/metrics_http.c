@@ -71,8 +71,9 @@ static void *metrics_thread(void *arg)
 	return NULL;
 }
 
-int vsw_metrics_http_start(struct vsw_metrics_http *m, const char *listen,
-			   char *err, size_t errlen)
+/* The listening socket and the server on it; 0 or -errno with @err. */
+static int server_open(struct vsw_metrics_http *m, const char *what, char *err,
+		       size_t errlen)
 {
 	struct vsw_http_params p = {
 		.path = "/metrics",
@@ -83,22 +84,13 @@ int vsw_metrics_http_start(struct vsw_metrics_http *m, const char *listen,
 		.read_ms = READ_MS,
 		.write_ms = WRITE_MS,
 	};
-	char what[96];
 	struct vsw_listen l;
 	int fd, rc;
 
-	if (listen[0] == '\0')
-		return 0;
-	snprintf(m->listen, sizeof(m->listen), "%s", listen);
-	snprintf(what, sizeof(what), "[switch] metrics-listen = \"%s\"",
-		 listen);
-	if (vsw_config_listen_parse(listen, &l) < 0) { /* config checked it */
+	if (vsw_config_listen_parse(m->listen, &l) < 0) { /* config checked */
 		snprintf(err, errlen, "%s: not IPV4:PORT or [IPV6]:PORT", what);
 		return -EINVAL;
 	}
-	snprintf(m->sock, sizeof(m->sock), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	ctl_prog = "vsw: metrics-listen"; /* telclient's messages */
 	fd = vsw_http_listen(&l, what, err, errlen);
 	if (fd < 0)
 		return fd;
@@ -108,13 +100,35 @@ int vsw_metrics_http_start(struct vsw_metrics_http *m, const char *listen,
 		snprintf(err, errlen, "%s: %s", what, strerror(-rc));
 		return rc;
 	}
+	return 0;
+}
+
+int vsw_metrics_http_start(struct vsw_metrics_http *m, const char *listen,
+			   char *err, size_t errlen)
+{
+	char what[96];
+	int rc;
+
+	if (listen[0] == '\0')
+		return 0;
+	snprintf(m->listen, sizeof(m->listen), "%s", listen);
+	snprintf(what, sizeof(what), "[switch] metrics-listen = \"%s\"",
+		 listen);
+	snprintf(m->sock, sizeof(m->sock), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	ctl_prog = "vsw: metrics-listen"; /* telclient's messages */
+	rc = server_open(m, what, err, errlen);
+	if (rc < 0)
+		return rc;
+	/* DPDK 22.11 returns a negative errno (older ones a positive) */
 	rc = rte_ctrl_thread_create(&m->thread, "vsw-metrics", NULL,
 				    metrics_thread, m);
 	if (rc != 0) {
+		rc = rc < 0 ? rc : -rc;
 		snprintf(err, errlen, "%s: cannot start its thread: %s", what,
-			 strerror(rc));
+			 strerror(-rc));
 		vsw_metrics_http_stop(m);
-		return -rc;
+		return rc;
 	}
 	m->started = true;
 	VSW_LOG(INFO, "metrics: http://%s/metrics", listen);
