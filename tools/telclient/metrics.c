@@ -393,9 +393,56 @@ static void fdb_metrics(FILE *f, json_t *fdb)
 
 /* ---- scrape ---------------------------------------------------------- */
 
+/*
+ * ctl_query for one port's command: -1, quietly, when vsw no longer
+ * knows the port (deleted since /vsw/ports listed it: left out of this
+ * scrape, which a monitoring system must not see fail for that).
+ */
+static int port_query(struct ctl *ctl, const char *cmd, json_t **reply,
+		      json_t **data)
+{
+	const char *e;
+	int rc = ctl_request(ctl, cmd, reply);
+
+	if (rc)
+		return rc;
+	*data = reply_data(*reply);
+	e = str_of(*data, "error");
+	rc = e != NULL && strncmp(e, "unknown port", 12) == 0
+		     ? -1
+		     : reply_error(cmd, *data);
+	if (rc) {
+		json_decref(*reply);
+		*reply = NULL;
+	}
+	return rc;
+}
+
+/* Port i's two dicts into slot s->nports; 0, -1 (port gone) or rc. */
+static int scrape_port(struct ctl *ctl, struct metrics_scrape *s, size_t i)
+{
+	const char *name = s->list.items[i].key;
+	size_t k = s->nports;
+	char cmd[64];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "/vsw/port,%s", name);
+	rc = port_query(ctl, cmd, &s->port_r[k], &s->port[k]);
+	if (rc)
+		return rc;
+	snprintf(cmd, sizeof(cmd), "/vsw/queues,%s", name);
+	rc = port_query(ctl, cmd, &s->q_r[k], &s->q[k]);
+	if (rc) {
+		json_decref(s->port_r[k]);
+		return rc;
+	}
+	s->list.items[k] = s->list.items[i]; /* names stay beside their data */
+	s->nports++;
+	return 0;
+}
+
 static int scrape_ports(struct ctl *ctl, struct metrics_scrape *s)
 {
-	char cmd[64];
 	int rc = pages_fetch(ctl, "/vsw/ports", &s->list);
 	size_t n = s->list.nitems;
 
@@ -405,21 +452,11 @@ static int scrape_ports(struct ctl *ctl, struct metrics_scrape *s)
 	s->port = calloc(n + 1, sizeof(*s->port));
 	s->q_r = calloc(n + 1, sizeof(*s->q_r));
 	s->q = calloc(n + 1, sizeof(*s->q));
-	for (size_t i = 0; i < n; i++) {
-		const char *name = s->list.items[i].key;
-
-		snprintf(cmd, sizeof(cmd), "/vsw/port,%s", name);
-		rc = ctl_query(ctl, cmd, &s->port_r[i], &s->port[i]);
-		if (rc)
+	if (!s->port_r || !s->port || !s->q_r || !s->q)
+		return error("out of memory");
+	for (size_t i = 0; i < n; i++)
+		if ((rc = scrape_port(ctl, s, i)) > 0)
 			return rc;
-		snprintf(cmd, sizeof(cmd), "/vsw/queues,%s", name);
-		rc = ctl_query(ctl, cmd, &s->q_r[i], &s->q[i]);
-		if (rc) {
-			json_decref(s->port_r[i]);
-			return rc;
-		}
-		s->nports++;
-	}
 	return 0;
 }
 
