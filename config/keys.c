@@ -194,6 +194,13 @@ const struct vsw_key vsw_keys[] = {
 	 .max = VSW_PATH_MAX, .shown = "<run-dir>/" VSW_STATE_FILE,
 	 .help = "Where vsw keeps what changed at run time (ports, set, "
 		 "static MACs); restored at start."},
+	{"metrics-listen", SW(metrics_listen), .kind = VSW_KIND_STRING,
+	 .max = VSW_LISTEN_MAX - 1,
+	 .what = "IPV4:PORT or [IPV6]:PORT, numeric, port 1..65535, e.g. "
+		 "127.0.0.1:9417 (\"\" = off)",
+	 .type = "ADDR:PORT", .dflt = "", .shown = "empty: off",
+	 .help = "Serve the Prometheus text of vswctl metrics at GET /metrics "
+		 "on this TCP address (docs/telemetry.md); empty: off."},
 
 	/* [port NAME] */
 	{"type", PT(type), .kind = VSW_KIND_CHOICE, .choices = port_types,

@@ -86,12 +86,22 @@ static int check_watch_profile(const struct pctx *c, const struct vsw_key *k,
 	return 0;
 }
 
-/* socket-dirs, socket-watch-dir and socket-watch-profile, once parsed. */
-static int check_socket_keys(const struct pctx *c, const struct vsw_key *k,
+/*
+ * socket-dirs, socket-watch-dir, socket-watch-profile and
+ * metrics-listen, once parsed.
+ */
+static int check_switch_keys(const struct pctx *c, const struct vsw_key *k,
 			     const char *value)
 {
+	struct vsw_listen l;
 	const char *p = value;
 
+	if (k->off == offsetof(struct vsw_switch_conf, metrics_listen))
+		return value[0] == '\0' ||
+				       vsw_config_listen_parse(value, &l) == 0
+			       ? 0
+			       : cfg_bad_value(c, k->name, value, "%s",
+					       k->what);
 	if (k->off == offsetof(struct vsw_switch_conf, socket_watch_profile))
 		return check_watch_profile(c, k, value);
 	if (k->off != offsetof(struct vsw_switch_conf, socket_dirs) &&
@@ -122,7 +132,7 @@ int cfg_parse_switch_entry(const struct pctx *c, const char *key,
 						   VSW_SECT_SWITCH, 0, -1));
 	if (cfg_parse_key(c, k, value, sw) < 0)
 		return -EINVAL;
-	return check_socket_keys(c, k, value);
+	return check_switch_keys(c, k, value);
 }
 
 int cfg_parse_switch(const struct pctx *c, const struct rte_cfgfile_entry *e,

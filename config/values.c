@@ -384,6 +384,36 @@ static bool parse_ip(const char *s, size_t len, struct vsw_ip_prefix *ip)
 	return true;
 }
 
+int vsw_config_listen_parse(const char *s, struct vsw_listen *out)
+{
+	char buf[VSW_LISTEN_MAX];
+	const char *colon = strrchr(s, ':'), *a = s;
+	size_t alen = colon != NULL ? (size_t)(colon - s) : 0;
+	unsigned int port;
+
+	memset(out, 0, sizeof(*out));
+	if (colon == NULL || alen == 0 || alen >= sizeof(buf) ||
+	    colon[1] == '\0' || strlen(colon + 1) > 5 ||
+	    cfg_parse_uint(colon + 1, 1, 65535, &port) < 0)
+		return -EINVAL;
+	if (s[0] == '[') { /* [IPV6] */
+		if (alen < 3 || s[alen - 1] != ']')
+			return -EINVAL;
+		a++;
+		alen -= 2;
+	}
+	memcpy(buf, a, alen);
+	buf[alen] = '\0';
+	if (s[0] != '[' && inet_pton(AF_INET, buf, out->addr) == 1)
+		out->family = 4;
+	else if (s[0] == '[' && inet_pton(AF_INET6, buf, out->addr) == 1)
+		out->family = 6;
+	else
+		return -EINVAL;
+	out->port = (uint16_t)port;
+	return 0;
+}
+
 static bool one_ip(const char *s, size_t len, void *list, unsigned int i)
 {
 	return parse_ip(s, len, &((struct vsw_ip_prefix *)list)[i]);

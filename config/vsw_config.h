@@ -42,6 +42,8 @@
 #define VSW_MBUF_CACHE 256	   /* per-lcore cache of the mbuf pool */
 #define VSW_MAX_STATIC_FDB 1024	   /* [fdb] entries (static MACs) */
 #define VSW_STATE_FILE "vsw.state" /* state-file default, in run-dir */
+/* metrics-listen: "[IPv6]:port" at most, with its NUL */
+#define VSW_LISTEN_MAX 56
 
 enum vsw_port_type { VSW_PORT_VHOST = 0, VSW_PORT_ETHDEV = 1 };
 enum vsw_vhost_mode { VSW_VHOST_SERVER = 0, VSW_VHOST_CLIENT = 1 };
@@ -108,6 +110,9 @@ struct vsw_switch_conf {
 	/* ovsdb-server to take ports from: "unix:PATH", "tcp:IP:PORT"
 	 * ("" = off; switch/ovsdb/) */
 	char ovsdb[VSW_PATH_MAX];
+	/* where vsw serves GET /metrics: "IPV4:PORT" or "[IPV6]:PORT";
+	 * "" = off (default); fixed at start-up */
+	char metrics_listen[VSW_LISTEN_MAX];
 };
 
 struct vsw_port_conf {
@@ -326,6 +331,20 @@ int vsw_config_account_id(const char *name, bool group, unsigned int *id);
  * socket-watch-dir, with no empty, "." or ".." component.
  */
 bool vsw_config_sock_dir_ok(const struct vsw_switch_conf *sw, const char *path);
+
+/* A metrics-listen value: a numeric address and a port. */
+struct vsw_listen {
+	uint8_t family;	  /* 4 or 6 */
+	uint8_t addr[16]; /* network order; IPv4 in the first 4 */
+	uint16_t port;	  /* 1..65535, host order */
+};
+
+/*
+ * "IPV4:PORT" or "[IPV6]:PORT" (numeric addresses, port 1..65535) into
+ * @out; 0, or -EINVAL.  The config's check of metrics-listen and what
+ * vsw binds.
+ */
+int vsw_config_listen_parse(const char *s, struct vsw_listen *out);
 
 /* A port name: 1..31 characters of [A-Za-z0-9_] (telemetry dict keys). */
 bool vsw_config_port_name_ok(const char *name);

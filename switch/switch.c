@@ -191,6 +191,11 @@ int vsw_switch_create(struct vsw_switch *sw, const char *state_note)
 		VSW_LOG(INFO, "%s", state_note);
 	if (rc == 0)
 		rc = register_telemetry(ctl);
+	/* last: a scrape may come at once, and finds every command */
+	if (rc == 0 &&
+	    (rc = vsw_metrics_http_start(&sw->http, ctl->cfg.sw.metrics_listen,
+					 err, sizeof(err))) < 0)
+		fprintf(stderr, "vsw: %s\n", err);
 	return rc;
 }
 
@@ -232,6 +237,8 @@ void vsw_switch_destroy(struct vsw_switch *sw)
 	struct vsw_rt *rt = &sw->rt;
 
 	vsw_switch_stop(sw);
+	/* first: no scrape runs into the teardown below */
+	vsw_metrics_http_stop(&sw->http);
 	vsw_tel_set_ovsdb(NULL);
 	vsw_ovsdb_stop(sw->ovsdb); /* it changes ports: stopped first */
 	sw->ovsdb = NULL;

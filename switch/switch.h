@@ -3,8 +3,8 @@
  * The switch as one object: the workers' runtime (datapath/worker.h) and
  * control's state (control/control.h), and its life cycle: create (mbuf
  * pool, RCU, FDB, workers, ports, the first table, the state file's
- * static MACs, the telemetry commands), run (the workers, then the control
- * loop until a signal), destroy.  main.c only loads the config, starts
+ * static MACs, the telemetry commands, metrics-listen's thread), run (the
+ * workers, then the control loop until a signal), destroy.  main.c only loads the config, starts
  * EAL and handles signals.
  */
 #ifndef VSW_SWITCH_H
@@ -12,6 +12,7 @@
 
 #include "control/control.h"
 #include "datapath/worker.h"
+#include "metrics_http.h"
 
 struct vsw_ovsdb;
 
@@ -20,6 +21,7 @@ struct vsw_switch {
 	struct vsw_ctl ctl;
 	struct vsw_ovsdb
 		*ovsdb; /* the OVSDB client ([switch] ovsdb), or NULL */
+	struct vsw_metrics_http http; /* metrics-listen */
 };
 
 /* The one switch of the process (its config is loaded into ctl.cfg

@@ -316,7 +316,8 @@ static void test_unknown_keys(void)
 		"offloads, "
 		"control, port-add-drivers, socket-mode, "
 		"socket-owner, socket-group, socket-dirs, "
-		"socket-watch-dir, socket-watch-profile, ovsdb, state-file)"));
+		"socket-watch-dir, socket-watch-profile, ovsdb, state-file, "
+		"metrics-listen)"));
 	CHECK(load_fails(
 		PORT0 "queue = 2\n",
 		"[port vm0] queue = \"2\": expected a port key (type, "
@@ -1197,7 +1198,7 @@ static void test_key_table(void)
 		     "port-add-drivers, "
 		     "socket-mode, socket-owner, socket-group, socket-dirs, "
 		     "socket-watch-dir, socket-watch-profile, "
-		     "ovsdb, state-file") == 0);
+		     "ovsdb, state-file, metrics-listen") == 0);
 	CHECK(vsw_config_port_from_kv("v",
 				      "type=vhost-user,"
 				      "k123456789k123456789k123456789k1234567"
@@ -1234,6 +1235,51 @@ static void test_mbufs_needed(void)
 	CHECK(vsw_config_check_mbufs(&cfg, 2, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "[switch] mbufs = \"4096\": expected at least "
 			  "8128 for 2 port(s) and 2 worker(s)") != NULL);
+}
+
+/* metrics-listen: IPv4 and [IPv6] with a port, "" = off; the message */
+static void test_metrics_listen(void)
+{
+	static const char *const bad[] = {
+		"127.0.0.1",	     "127.0.0.1:",
+		"127.0.0.1:0",	     "127.0.0.1:65536",
+		"127.0.0.1:009417x", ":9417",
+		"::1:9417",	     "[::1]",
+		"[127.0.0.1]:80",    "[::1:80",
+		"1.2.3:80",	     "[]:80",
+		"localhost:80",
+	};
+	struct vsw_listen l;
+	const char *path;
+
+	vsw_config_init(&cfg);
+	CHECK(cfg.sw.metrics_listen[0] == '\0');
+	CHECK(load(PORT0 "[switch]\nmetrics-listen = 127.0.0.1:9417\n",
+		   &path) == 0);
+	CHECK(strcmp(cfg.sw.metrics_listen, "127.0.0.1:9417") == 0);
+	CHECK(vsw_config_listen_parse(cfg.sw.metrics_listen, &l) == 0 &&
+	      l.family == 4 && l.port == 9417 && l.addr[0] == 127 &&
+	      l.addr[3] == 1);
+	CHECK(vsw_config_listen_parse("[::1]:65535", &l) == 0 &&
+	      l.family == 6 && l.port == 65535 && l.addr[15] == 1);
+	CHECK(vsw_config_listen_parse("[::]:1", &l) == 0 && l.family == 6);
+	CHECK(vsw_config_listen_parse("0.0.0.0:80", &l) == 0 && l.family == 4);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (vsw_config_listen_parse(bad[i], &l) == 0) {
+			fprintf(stderr, "  accepted: %s\n", bad[i]);
+			CHECK(0);
+		}
+	CHECK(load(PORT0 "[switch]\nmetrics-listen =\n", &path) == 0 &&
+	      cfg.sw.metrics_listen[0] == '\0');
+	CHECK(load_fails("[switch]\nmetrics-listen = localhost:9417\n" PORT0,
+			 "[switch] metrics-listen = \"localhost:9417\": "
+			 "expected IPV4:PORT or [IPV6]:PORT, numeric, port "
+			 "1..65535, e.g. 127.0.0.1:9417 (\"\" = off)"));
+	CHECK(load_fails("[switch]\nmetrics-listen = 127.0.0.1:0\n" PORT0,
+			 "[switch] metrics-listen = \"127.0.0.1:0\": "
+			 "expected IPV4:PORT or [IPV6]:PORT, numeric, port "
+			 "1..65535, e.g. 127.0.0.1:9417 (\"\" = off)"));
+	CHECK(vsw_config_switch_key_fixed("metrics-listen"));
 }
 
 /* socket-owner/-group/-mode per switch and port, socket-dirs, watching */
@@ -1400,6 +1446,7 @@ int main(void)
 	RUN(test_key_table);
 	RUN(test_mbufs_needed);
 	RUN(test_socket_keys);
+	RUN(test_metrics_listen);
 	for (i = 0; i < n_tmp; i++)
 		unlink(tmp_paths[i]);
 	return TEST_EXIT();

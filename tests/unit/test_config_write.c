@@ -114,6 +114,7 @@ static const char *const special[][2] = {
 	{"socket-watch-dir", "/tmp/vsw-w/watch"},
 	{"socket-watch-profile", "queues=2,mtu=2000"},
 	{"ovsdb", "unix:/run/openvswitch/db.sock"},
+	{"metrics-listen", "[::1]:9417"},
 	{"external-ids", "iface-id=a1 attached-mac=02:00:00:00:00:01"},
 };
 

@@ -3,8 +3,9 @@
  * The telemetry client that vswctl and vsw-vsctl share: the connection
  * to vsw's DPDK telemetry socket (transport.c: greeting, requests,
  * replies, multi-page listings) and the small helpers both use (util.c:
- * messages, allocation, numbers, names).  Replies are parsed with
- * jansson.
+ * messages, allocation, numbers, names; json.c: values written back as
+ * JSON) and the Prometheus text of every counter (metrics.h), which vsw
+ * itself links for metrics-listen.  Replies are parsed with jansson.
  */
 #ifndef VSW_TELCLIENT_H
 #define VSW_TELCLIENT_H
@@ -84,5 +85,14 @@ int val_u64(const json_t *v, uint64_t *out);
 uint64_t u64_of(const json_t *obj, const char *key);
 /* Member key of obj if it is a string, else NULL. */
 const char *str_of(const json_t *obj, const char *key);
+
+/* json.c */
+/* Compact JSON on one line (no newline); a JSON string. */
+void val_write(FILE *f, json_t *v);
+void str_write(FILE *f, const char *s, size_t len);
+/* A value for humans: strings unquoted, the rest as JSON; malloc'd. */
+char *val_text(json_t *v);
+/* Split "rxq_<port>_<q>_pct" into port and a malloc'd q; 0, or -1. */
+int rxq_key(const char *key, char *port, size_t portsz, char **q);
 
 #endif /* VSW_TELCLIENT_H */

@@ -309,32 +309,6 @@ int verb_raw(struct ctl *ctl, int argc, char **argv)
 
 /* ---- workers --------------------------------------------------------- */
 
-/*
- * Split "rxq_<port>_<q>_pct" into port and queue (port names may hold
- * '_', so the queue is the last number); 0 or -1 if key is not one.
- */
-int rxq_key(const char *key, char *port, size_t portsz, char **q)
-{
-	size_t n = strlen(key), plen;
-	const char *end, *us;
-
-	if (n < 10 || strncmp(key, "rxq_", 4) != 0 ||
-	    strcmp(key + n - 4, "_pct") != 0)
-		return -1;
-	end = key + n - 4;
-	for (us = end - 1; us > key + 4 && *us != '_'; us--)
-		;
-	plen = (size_t)(us - (key + 4));
-	if (*us != '_' || us + 1 == end || plen == 0 || plen >= portsz)
-		return -1;
-	if (strspn(us + 1, "0123456789") != (size_t)(end - us - 1))
-		return -1;
-	memcpy(port, key + 4, plen);
-	port[plen] = '\0';
-	*q = strndup(us + 1, (size_t)(end - us - 1));
-	return 0;
-}
-
 static void worker_row(struct table *t, const char *name, json_t *w)
 {
 	static const char *const keys[] = {

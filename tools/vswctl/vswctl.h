@@ -27,17 +27,10 @@ void table_add(struct table *t, char **row);
 void table_print(struct table *t);
 char *cell(json_t *obj, const char *key);
 void kv_add(struct table *t, const char *indent, const char *key, json_t *v);
-/* Compact JSON on one line (no newline); a JSON string. */
-void val_write(FILE *f, json_t *v);
-void str_write(FILE *f, const char *s, size_t len);
-/* A value for humans: strings unquoted, the rest as JSON; malloc'd. */
-char *val_text(json_t *v);
 /* --json: print data on one line, free reply; EXIT_OK. */
 int print_json(json_t *reply, json_t *data);
 
 /* verbs_view.c */
-/* Split "rxq_<port>_<q>_pct" into port and a malloc'd q; 0, or -1. */
-int rxq_key(const char *key, char *port, size_t portsz, char **q);
 int verb_info(struct ctl *ctl, int argc, char **argv);
 int verb_ports(struct ctl *ctl, int argc, char **argv);
 int verb_port(struct ctl *ctl, int argc, char **argv);
