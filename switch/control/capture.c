@@ -48,6 +48,7 @@
 /* One capture: the workers' part first, then control's and the writer's. */
 struct vsw_cap_run {
 	struct vsw_capture dp; /* what the table points to */
+	char port[VSW_PORT_NAME_MAX];
 	char file[VSW_CAPTURE_STR];
 	char filter[VSW_CAPTURE_STR];
 	uint64_t count; /* frames to write; 0: no limit */
@@ -190,8 +191,8 @@ static int open_file(const char *path, FILE **f, char *err, size_t errlen)
 	int fd;
 
 	if (path[0] != '/') {
-		snprintf(err, errlen,
-			 "FILE must be an absolute path, got '%s'", path);
+		snprintf(err, errlen, "FILE must be an absolute path, got '%s'",
+			 path);
 		return -EINVAL;
 	}
 	snprintf(dir, sizeof(dir), "%s", path);
@@ -275,6 +276,7 @@ static struct vsw_cap_run *make(const struct vsw_capture_req *q, uint16_t id,
 	r->dp.snaplen = q->snaplen;
 	r->count = q->count;
 	r->ring_size = q->ring;
+	snprintf(r->port, sizeof(r->port), "%s", q->port);
 	snprintf(r->file, sizeof(r->file), "%s", q->file);
 	snprintf(r->filter, sizeof(r->filter), "%s", q->filter);
 	*rc = q->filter[0] != '\0' ? compile_filter(q->filter, q->snaplen,
@@ -300,7 +302,7 @@ static int launch(struct vsw_cap_run *r, const char *port, char *err,
 
 	setvbuf(r->f, NULL, _IOFBF, FILE_BUF);
 	snprintf(descr, sizeof(descr), "vsw port %s (%s)", port,
-		 r->dp.dir == VSW_CAPTURE_RX	? "rx"
+		 r->dp.dir == VSW_CAPTURE_RX   ? "rx"
 		 : r->dp.dir == VSW_CAPTURE_TX ? "tx"
 					       : "rx and tx");
 	if (vsw_pcapng_header(r->f, port, descr, r->dp.snaplen) < 0 ||
@@ -336,20 +338,19 @@ static void finish(struct vsw_ctl *ctl, uint16_t id,
 	if (fflush(r->f) != 0 && r->write_err == 0)
 		r->write_err = errno;
 	sum(r, &s);
-	destroy(r, false);
 	VSW_LOG(INFO,
-		"capture of port %u ended: %" PRIu64 " written, %" PRIu64
+		"capture of %s ended: %" PRIu64 " written, %" PRIu64
 		" dropped, %" PRIu64 " filtered out%s%s",
-		id, s.written, s.dropped, s.filtered,
+		r->port, s.written, s.dropped, s.filtered,
 		s.write_err ? ", write error: " : "",
 		s.write_err ? strerror(s.write_err) : "");
+	destroy(r, false);
 	if (out != NULL)
 		*out = s;
 }
 
-int vsw_ctl_capture_start(struct vsw_ctl *ctl,
-			  const struct vsw_capture_req *q, char *err,
-			  size_t errlen)
+int vsw_ctl_capture_start(struct vsw_ctl *ctl, const struct vsw_capture_req *q,
+			  char *err, size_t errlen)
 {
 	struct vsw_port *p = vsw_ctl_port_by_name(ctl, q->port);
 	struct vsw_cap_run *r;

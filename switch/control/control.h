@@ -115,7 +115,8 @@ struct vsw_ctl {
 	uint64_t state_generation;   /* bumped by each state-file save */
 	unsigned int state_delay_us; /* test hook VSW_TEST_STATE_DELAY_US */
 	struct vsw_config scratch;   /* a config to build and check */
-	struct vsw_cap_run *cap[VSW_MAX_PORTS]; /* running captures (capture.c) */
+	struct vsw_cap_run
+		*cap[VSW_MAX_PORTS]; /* running captures (capture.c) */
 	unsigned int n_caps;
 };
 
@@ -230,9 +231,8 @@ int vsw_ctl_set(struct vsw_ctl *ctl, const char *key, const char *value,
 void vsw_ctl_fdb_refresh(struct vsw_ctl *ctl);
 
 /* capture.c: start (published at once), stop, status; ctl_lock held. */
-int vsw_ctl_capture_start(struct vsw_ctl *ctl,
-			  const struct vsw_capture_req *q, char *err,
-			  size_t errlen);
+int vsw_ctl_capture_start(struct vsw_ctl *ctl, const struct vsw_capture_req *q,
+			  char *err, size_t errlen);
 /* Stop the capture of @port: the file is complete when it returns. */
 int vsw_ctl_capture_stop(struct vsw_ctl *ctl, const char *port,
 			 struct vsw_capture_stats *out, char *err,

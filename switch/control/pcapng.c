@@ -29,7 +29,10 @@ static void put(struct blk *k, const void *v, uint32_t n)
 	k->len += n;
 }
 
-static void put32(struct blk *k, uint32_t v) { put(k, &v, 4); }
+static void put32(struct blk *k, uint32_t v)
+{
+	put(k, &v, 4);
+}
 
 /* An option: code, length, value padded to 4 (at most 128 bytes). */
 static void opt(struct blk *k, uint16_t code, const void *v, uint32_t n)
@@ -64,9 +67,8 @@ static int finish(FILE *f, struct blk *k)
 	total = k->len + 4;
 	memcpy(k->b + 4, &total, 4);
 	put32(k, total);
-	return k->len <= sizeof(k->b) && fwrite(k->b, k->len, 1, f) == 1
-		       ? 0
-		       : -1;
+	return k->len <= sizeof(k->b) && fwrite(k->b, k->len, 1, f) == 1 ? 0
+									 : -1;
 }
 
 int vsw_pcapng_header(FILE *f, const char *ifname, const char *descr,

@@ -1537,7 +1537,7 @@ static void test_table_build(void)
 	e.p[3]->up.conf.n_lcores = 1;
 	e.p[3]->up.conf.lcores[0] = 9;
 	src = (struct vsw_table_src){&e.sw,	  e.ports, e.owner, e.lcores,
-				     e.n_workers, TEST_HZ, ROOM, NULL};
+				     e.n_workers, TEST_HZ, ROOM,    NULL};
 	CHECK(vsw_table_build(&src, e.dp, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "pinned to lcore 9, which is not a worker") != NULL);
 	e.p[3]->up.conf.n_lcores = 0;

@@ -1,0 +1,148 @@
+#!/bin/bash
+# Objective: packet capture (vswctl capture, docs/cli.md) on any port.
+# vsw with vhost-user ports a and b (vswgen guests) and an ethdev port
+# (net_af_packet on a veth): captures of rx, tx and both, with --count
+# and with --filter, give pcapng files that tcpdump reads, holding exactly
+# the frames asked for; a busy port captured through a tiny ring shows
+# capture drops while forwarding loses nothing to them; a capture ends
+# with its port's deletion and with vsw's stop, its file complete; bad
+# arguments (unknown port, bad filter, relative path, existing file or
+# symlink, missing directory, a second capture of a port) get clear errors.
+. "$(dirname "$0")/lib.sh"
+. "$VSW_SRC/tests/integration/lib_veth.sh"
+command -v tcpdump >/dev/null || skip "tcpdump is not installed (tools/deps)"
+
+V=vcap$ID
+veth_plain "$V" "${V}p"
+CFG=$(vhost_config a b)
+cat >>"$CFG" <<EOC
+[port up]
+type = ethdev
+devargs = $(afp_devargs 0 "$V")
+EOC
+A=$(mac_of 30); B=$(mac_of 31)
+start_vsw "$CFG"
+start_guest b "$(virtio "$RUN/b.sock")" -- --src-mac "$B" --announce 3 --rx-only --duration 120
+wait_for 60 "b up" port_is b up
+wait_for 30 "B learned" fdb_has "$B"
+
+# frames in a pcapng file, as tcpdump reads them (optionally filtered)
+frames() { local f=$1; shift; tcpdump -r "$f" --count "$@" 2>/dev/null | awk '{print $1}'; }
+# expect_error PATTERN ARGS...: vswctl ARGS fails with a message matching
+expect_error() {
+	local pat=$1 rc=0
+	shift
+	ctl "$@" >"$T/err.out" 2>&1 || rc=$?
+	[ "$rc" -ne 0 ] || fail "vswctl $* succeeded"
+	grep -q -- "$pat" "$T/err.out" || fail "vswctl $*: $(cat "$T/err.out")"
+}
+# capture_bg NAME ARGS...: vswctl capture ARGS in the background, output
+# in $T/NAME.out, PID in CAP_PID; returns once vsw runs the capture
+capture_bg() {
+	local n=$1 port=$2
+	shift
+	bg "$T/$n.out" "$T/$n.out" "$VSWCTL" --file-prefix "$PREFIX" capture "$@"
+	CAP_PID=$BG_PID
+	wait_for 20 "capture of $port running" cap_running "$port"
+}
+cap_running() { jctl raw "/vsw/capture,$1" | jq -e ".[].port == \"$1\"" >/dev/null; }
+cap_wait() { # NAME: the background vswctl capture NAME exits 0
+	local rc=0
+	reap_pid "$CAP_PID" || rc=$?
+	cat "$T/$1.out"
+	[ "$rc" -eq 0 ] || fail "vswctl capture $1 exited with $rc"
+}
+send_a() { # DST COUNT [vswgen options]: guest a sends, then leaves
+	local dst=$1 n=$2
+	shift 2
+	rm -rf "/var/run/dpdk/${PREFIX}ga"
+	start_guest a "$(virtio "$RUN/a.sock")" -- --src-mac "$A" --dst-mac "$dst" --announce 3 --count "$n" --duration 30 "$@"
+	wait_guest a
+}
+
+note "bad arguments"
+expect_error "unknown port 'nosuch'" capture nosuch -w "$T/x.pcapng"
+expect_error "bad filter 'ether src nonsense'" capture a --filter 'ether src nonsense' -w "$T/x.pcapng"
+expect_error "must be an absolute path" capture a -w x.pcapng
+# vsw's own checks, past vswctl's
+r=$(jctl raw "/vsw/capture/start,a,rx,0,64,65535,x.pcapng")
+grep -q "must be an absolute path" <<<"$r" || fail "relative path: $r"
+touch "$T/exists.pcapng"
+expect_error "exists" capture a -w "$T/exists.pcapng"
+ln -s "$T/target" "$T/link.pcapng"
+expect_error "exists" capture a -w "$T/link.pcapng"
+[ ! -e "$T/target" ] || fail "a capture followed a symlink"
+expect_error "does not exist" capture a -w "$T/nodir/x.pcapng"
+expect_error "expected rx, tx or both" capture a sideways -w "$T/x.pcapng"
+expect_error "--ring expects" capture a --ring 4 -w "$T/x.pcapng"
+[ ! -e "$T/x.pcapng" ] || fail "a refused capture left its file"
+ctl_holds '.captures == 0' captures || fail "a refused capture is running"
+
+note "rx of a, --count 100: the first 100 of a's 303 frames"
+capture_bg rx a rx --count 100 -w "$T/rx.pcapng"
+expect_error "captured already" capture a tx -w "$T/second.pcapng"
+send_a "$B" 300 --rate 5000
+cap_wait rx
+grep -q "100 frames written" "$T/rx.out" || fail "vswctl did not report 100 frames"
+[ "$(frames "$T/rx.pcapng")" -eq 100 ] || fail "rx.pcapng holds $(frames "$T/rx.pcapng") frames"
+[ "$(frames "$T/rx.pcapng" "ether src $A")" -eq 100 ] || fail "rx.pcapng: frames not from A"
+
+note "both on a, --filter 'not ether broadcast', until SIGINT: A's 300 unicast"
+capture_bg both a --filter 'not ether broadcast' -w "$T/both.pcapng"
+send_a "$B" 300 --rate 5000
+kill -INT "$CAP_PID"
+cap_wait both
+[ "$(frames "$T/both.pcapng")" -eq 300 ] || fail "both.pcapng holds $(frames "$T/both.pcapng") frames"
+[ "$(frames "$T/both.pcapng" "ether src $A and ether dst $B")" -eq 300 ] || fail "both.pcapng: not A->B"
+grep -Eq "filtered out ([3-9]|[1-9][0-9]+)" "$T/both.out" || fail "the 3 broadcasts were not filtered out"
+
+note "tx of b, --count 200 --filter 'ether src A and ether dst B': what b's guest got"
+capture_bg tx b tx --count 200 --filter "ether src $A and ether dst $B" -w "$T/tx.pcapng"
+send_a "$B" 300 --rate 5000
+cap_wait tx
+[ "$(frames "$T/tx.pcapng")" -eq 200 ] || fail "tx.pcapng holds $(frames "$T/tx.pcapng") frames"
+[ "$(frames "$T/tx.pcapng" "ether src $A and ether dst $B")" -eq 200 ] || fail "tx.pcapng: not A->B"
+
+note "tx of the ethdev port: A's floods"
+capture_bg up up tx --count 50 -w "$T/up.pcapng"
+send_a ff:ff:ff:ff:ff:ff 100 --rate 5000
+cap_wait up
+[ "$(frames "$T/up.pcapng" "ether src $A and ether broadcast")" -eq 50 ] || fail "up.pcapng: $(frames "$T/up.pcapng") frames"
+
+note "a busy port through an 8-frame ring: capture drops, no forwarding loss"
+a_rx=$(port_ctr a rx_packets); a_drops=$(port_ctr a drops)
+b_tx=$(port_ctr b tx_packets); b_full=$(port_ctr b drop_tx_full)
+capture_bg busy a rx --ring 8 -w "$T/busy.pcapng"
+send_a "$B" 50000 --rate 100000
+sent=$(guest_val a tx_packets) # what a's guest got into its ring
+sleep 0.5
+kill -INT "$CAP_PID"
+cap_wait busy
+drops=$(sed -n 's/.*dropped by the capture \([0-9]*\).*/\1/p' "$T/busy.out")
+written=$(sed -n 's/.* \([0-9]*\) frames written.*/\1/p' "$T/busy.out")
+note "capture: $written written, $drops dropped"
+[ "${drops:-0}" -gt 0 ] || fail "no capture drops through an 8-frame ring"
+[ "$(frames "$T/busy.pcapng")" -eq "$written" ] || fail "busy.pcapng holds $(frames "$T/busy.pcapng"), vswctl said $written"
+[ $(( $(port_ctr a rx_packets) - a_rx )) -eq $(( sent + 3 )) ] ||
+	fail "a received $(( $(port_ctr a rx_packets) - a_rx )) of $(( sent + 3 ))"
+[ "$(port_ctr a drops)" -eq "$a_drops" ] || fail "a dropped frames"
+got=$(( $(port_ctr b tx_packets) - b_tx + $(port_ctr b drop_tx_full) - b_full ))
+[ "$got" -eq $(( sent + 3 )) ] || fail "b: tx + tx_full = $got, expected $(( sent + 3 ))"
+[ "$(port_ctr b drop_tx_full)" -eq "$b_full" ] ||
+	note "WARN: b's guest missed $(( $(port_ctr b drop_tx_full) - b_full )) frames (tx_full: its ring, not the capture)"
+
+note "a capture ends with its port"
+capture_bg gone b tx -w "$T/gone.pcapng"
+ctl port-del b >/dev/null || fail "port-del b"
+rc=0; reap_pid "$CAP_PID" || rc=$?
+[ "$rc" -eq 1 ] || fail "vswctl capture of a deleted port exited $rc"
+grep -q "ended in vsw" "$T/gone.out" || fail "gone: $(cat "$T/gone.out")"
+tcpdump -r "$T/gone.pcapng" -c 1 >/dev/null 2>&1 || fail "gone.pcapng does not read"
+
+note "and with vsw"
+capture_bg last up both -w "$T/last.pcapng"
+stop_vsw
+rc=0; reap_pid "$CAP_PID" || rc=$?
+[ "$rc" -eq 1 ] || fail "vswctl capture exited $rc when vsw stopped"
+tcpdump -r "$T/last.pcapng" >/dev/null 2>&1 || fail "last.pcapng does not read"
+echo "PASS: captures of rx, tx and both, counted and filtered, on vhost-user and ethdev ports"
