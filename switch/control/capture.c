@@ -102,13 +102,16 @@ static void write_one(struct vsw_cap_run *r, struct rte_mbuf *m)
 		__atomic_store_n(&r->done, true, __ATOMIC_RELAXED);
 		return;
 	}
+	if (r->write_err != 0) /* the file is broken: nothing more */
+		return;
 	data = rte_pktmbuf_read(m, 0, m->pkt_len, r->buf);
-	if (r->write_err == 0 &&
-	    vsw_pcapng_packet(r->f, ts_of(r, meta->tsc), data, m->pkt_len,
+	if (vsw_pcapng_packet(r->f, ts_of(r, meta->tsc), data, m->pkt_len,
 			      meta->orig_len,
-			      meta->dir == VSW_CAPTURE_RX ? 1 : 2) < 0)
+			      meta->dir == VSW_CAPTURE_RX ? 1 : 2) < 0) {
 		__atomic_store_n(&r->write_err, errno ? errno : EIO,
 				 __ATOMIC_RELAXED);
+		return;
+	}
 	__atomic_store_n(&r->written, r->written + 1, __ATOMIC_RELAXED);
 	if (r->count != 0 && r->written >= r->count)
 		__atomic_store_n(&r->done, true, __ATOMIC_RELAXED);
