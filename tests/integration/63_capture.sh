@@ -45,6 +45,37 @@ capture_bg() {
 	CAP_PID=$BG_PID
 	wait_for 20 "capture of $port running" cap_running "$port"
 }
+# pcapng_read FILE: "IN OUT DROP": packets marked inbound and outbound
+# (epb_flags) and the statistics block's isb_ifdrop (-1: none)
+pcapng_read() {
+	python3 - "$1" <<'EOP'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+i, n_in, n_out, drop = 0, 0, 0, -1
+while i + 12 <= len(d):
+    t, l = struct.unpack_from("<II", d, i)
+    if t == 6:  # enhanced packet: options after the padded data
+        cap = struct.unpack_from("<I", d, i + 20)[0]
+        o = i + 28 + (cap + 3) // 4 * 4
+    elif t == 5:  # interface statistics
+        o = i + 20
+    else:
+        o = i + l - 4
+    while o + 4 <= i + l - 4:
+        c, ol = struct.unpack_from("<HH", d, o)
+        if c == 0:
+            break
+        if t == 6 and c == 2:
+            f = struct.unpack_from("<I", d, o + 4)[0] & 3
+            n_in += f == 1
+            n_out += f == 2
+        if t == 5 and c == 5:
+            drop = struct.unpack_from("<Q", d, o + 4)[0]
+        o += 4 + (ol + 3) // 4 * 4
+    i += l
+print(n_in, n_out, drop)
+EOP
+}
 cap_running() { jctl raw "/vsw/capture,$1" | jq -e ".[].port == \"$1\"" >/dev/null; }
 cap_wait() { # NAME: the background vswctl capture NAME exits 0
 	local rc=0
@@ -86,6 +117,7 @@ cap_wait rx
 grep -q "100 frames written" "$T/rx.out" || fail "vswctl did not report 100 frames"
 [ "$(frames "$T/rx.pcapng")" -eq 100 ] || fail "rx.pcapng holds $(frames "$T/rx.pcapng") frames"
 [ "$(frames "$T/rx.pcapng" "ether src $A")" -eq 100 ] || fail "rx.pcapng: frames not from A"
+[ "$(pcapng_read "$T/rx.pcapng")" = "100 0 0" ] || fail "rx.pcapng: (in out drop) $(pcapng_read "$T/rx.pcapng")"
 
 note "both on a, --filter 'not ether broadcast', until SIGINT: A's 300 unicast"
 capture_bg both a --filter 'not ether broadcast' -w "$T/both.pcapng"
@@ -102,6 +134,7 @@ send_a "$B" 300 --rate 5000
 cap_wait tx
 [ "$(frames "$T/tx.pcapng")" -eq 200 ] || fail "tx.pcapng holds $(frames "$T/tx.pcapng") frames"
 [ "$(frames "$T/tx.pcapng" "ether src $A and ether dst $B")" -eq 200 ] || fail "tx.pcapng: not A->B"
+[ "$(pcapng_read "$T/tx.pcapng")" = "0 200 0" ] || fail "tx.pcapng: (in out drop) $(pcapng_read "$T/tx.pcapng")"
 
 note "tx of the ethdev port: A's floods"
 capture_bg up up tx --count 50 -w "$T/up.pcapng"
@@ -123,6 +156,8 @@ written=$(sed -n 's/.* \([0-9]*\) frames written.*/\1/p' "$T/busy.out")
 note "capture: $written written, $drops dropped"
 [ "${drops:-0}" -gt 0 ] || fail "no capture drops through an 8-frame ring"
 [ "$(frames "$T/busy.pcapng")" -eq "$written" ] || fail "busy.pcapng holds $(frames "$T/busy.pcapng"), vswctl said $written"
+[ "$(pcapng_read "$T/busy.pcapng")" = "$written 0 $drops" ] ||
+	fail "busy.pcapng: (in out drop) $(pcapng_read "$T/busy.pcapng"), expected $written 0 $drops"
 [ $(( $(port_ctr a rx_packets) - a_rx )) -eq $(( sent + 3 )) ] ||
 	fail "a received $(( $(port_ctr a rx_packets) - a_rx )) of $(( sent + 3 ))"
 [ "$(port_ctr a drops)" -eq "$a_drops" ] || fail "a dropped frames"
