@@ -374,8 +374,11 @@ static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 	}
 }
 
+static const char *const cap_dirs[] = {"none", "rx", "tx", "both"};
+
 static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct vsw_capture_info ci;
 	struct vsw_ctl *ctl;
 	struct vsw_port *p;
 
@@ -384,6 +387,13 @@ static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 		return 0;
 	rte_tel_data_start_dict(d);
 	add_port_detail(ctl, d, p);
+	/* while a capture runs: its direction and what it could not keep
+	 * up with (the rest: /vsw/capture) */
+	if (vsw_ctl_capture_info(ctl, p->id, &ci) == 0) {
+		rte_tel_data_add_dict_string(d, "capture",
+					     cap_dirs[ci.dir & 3]);
+		rte_tel_data_add_dict_u64(d, "capture_dropped", ci.st.dropped);
+	}
 	vsw_tel_end(ctl);
 	return 0;
 }
@@ -471,8 +481,6 @@ static int cmd_config(const char *cmd, const char *params,
 	free(text);
 	return 0;
 }
-
-static const char *const cap_dirs[] = {"none", "rx", "tx", "both"};
 
 /* One capture's settings and counters into @d (a dict). */
 static void add_capture(struct rte_tel_data *d, const char *port,

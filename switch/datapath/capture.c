@@ -4,8 +4,8 @@
  * only for a port that is captured; its cost is the capture's, never the
  * other ports'.  The trade-off: the filter runs in the worker (frames it
  * refuses cost no copy and no ring slot, so a narrow filter on a busy
- * port keeps up), interpreted by librte_bpf (no JIT: vsw does not map
- * executable memory at run time).
+ * port keeps up), run by librte_bpf's interpreter (rte_bpf_exec_burst, as
+ * DPDK's pdump runs its filters) over each mbuf, chains included.
  */
 #include <rte_bpf.h>
 #include <rte_cycles.h>
