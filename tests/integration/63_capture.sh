@@ -151,7 +151,7 @@ sent=$(guest_val a tx_packets) # what a's guest got into its ring
 sleep 0.5
 [ "$(port_ctr a capture)" = rx ] || fail "vswctl port a: capture = $(port_ctr a capture)"
 [ "$(port_ctr a capture_dropped)" -gt 0 ] || fail "vswctl port a: no capture_dropped"
-kill -INT "$CAP_PID"
+kill -TERM "$CAP_PID" # (as SIGINT: the capture stops, its summary printed)
 cap_wait busy
 [ "$(port_ctr a capture)" = null ] || fail "vswctl port a: a capture after it stopped"
 drops=$(sed -n 's/.*dropped by the capture \([0-9]*\).*/\1/p' "$T/busy.out")

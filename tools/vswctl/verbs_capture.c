@@ -3,7 +3,7 @@
  * (docs/cli.md).  vsw writes the file (the socket is root's, vsw runs as
  * root): vswctl sends /vsw/capture/start, polls /vsw/capture,PORT every
  * 100 ms until --count frames are written or it is interrupted
- * (SIGINT, SIGTERM), then sends /vsw/capture/stop, which returns once
+ * (SIGINT, SIGTERM, SIGHUP), then sends /vsw/capture/stop, which returns once
  * the file is complete, and prints what was written, what the capture
  * dropped (it could not keep up) and what the filter refused.
  */
@@ -26,14 +26,6 @@ struct cap_opts {
 	const char *port, *dir, *file, *filter;
 	long count, ring, snaplen;
 };
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 /* Value of option @name at argv[*i] ("--opt V" or "--opt=V"), or NULL. */
 static const char *opt_arg(int argc, char **argv, int *i, const char *name,
@@ -139,16 +131,17 @@ static void print_stats(const char *port, const char *file, json_t *d)
 }
 
 /*
- * Poll the capture until done or interrupted: 0 (stop it now), or 1
- * when it is gone (port deleted, vsw stopping), *last its last status.
+ * Poll the capture every 100 ms until done or one of the signals @sigs
+ * (blocked) arrives: 0 (stop it now), or 1 when it is gone (port
+ * deleted, vsw stopping), *last its last status.
  */
-static int cap_wait(struct ctl *ctl, const char *cmd, json_t **last)
+static int cap_wait(struct ctl *ctl, const char *cmd, const sigset_t *sigs,
+		    json_t **last)
 {
 	const struct timespec ts = {0, POLL_NS};
 	json_t *reply, *data;
 
-	while (!interrupted) {
-		nanosleep(&ts, NULL);
+	while (sigtimedwait(sigs, NULL, &ts) < 0) {
 		if (ctl_request(ctl, cmd, &reply) != 0)
 			return 1;
 		data = reply_data(reply);
@@ -165,34 +158,56 @@ static int cap_wait(struct ctl *ctl, const char *cmd, json_t **last)
 	return 0;
 }
 
+/* The summary of the stopped capture (or its reply, --json). */
+static int cap_stop(struct ctl *ctl, const struct cap_opts *o, const char *stop)
+{
+	json_t *reply, *data;
+	int rc = ctl_query(ctl, stop, &reply, &data);
+
+	if (rc)
+		return rc;
+	if (ctl->json)
+		return print_json(reply, data);
+	print_stats(o->port, o->file, data);
+	json_decref(reply);
+	return EXIT_OK;
+}
+
+/*
+ * Start, wait, stop.  SIGINT, SIGTERM and SIGHUP (a closed terminal) are
+ * blocked from before the start and taken only between polls, so one at
+ * any time stops the capture it started, and none cuts a request short
+ * (the socket's timeout makes a read return EINTR whatever SA_RESTART
+ * says); only SIGKILL leaves the capture running (capture-stop).
+ */
 static int cap_run(struct ctl *ctl, const struct cap_opts *o, const char *cmd)
 {
 	char *poll = xasprintf("/vsw/capture,%s", o->port);
 	char *stop = xasprintf("/vsw/capture/stop,%s", o->port);
-	struct sigaction sa = {.sa_handler = on_signal};
 	json_t *reply, *data, *last = NULL;
-	int rc = ctl_query(ctl, cmd, &reply, &data);
+	sigset_t sigs;
+	int rc;
 
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	rc = ctl_query(ctl, cmd, &reply, &data);
 	if (rc == 0) {
 		json_decref(reply);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
 		if (!ctl->json)
 			fprintf(stderr, "capturing %s (%s) to %s\n", o->port,
 				o->dir, o->file);
-		if (cap_wait(ctl, poll, &last) != 0) {
+		if (cap_wait(ctl, poll, &sigs, &last) == 0)
+			rc = cap_stop(ctl, o, stop);
+		else {
 			rc = error("the capture of %s ended in vsw (port "
 				   "deleted or vsw stopping); its file is "
 				   "complete",
 				   o->port);
 			if (last != NULL && !ctl->json)
 				print_stats(o->port, o->file, last);
-		} else if ((rc = ctl_query(ctl, stop, &reply, &data)) == 0) {
-			if (ctl->json)
-				rc = print_json(reply, data);
-			else
-				print_stats(o->port, o->file, data),
-					json_decref(reply);
 		}
 	}
 	json_decref(last);
