@@ -136,7 +136,11 @@ static void *writer_main(void *arg)
 			continue;
 		if (stop)
 			break;
-		fflush(r->f);
+		/* idle: what is buffered goes out (a reader sees it); a full
+		 * disk shows here first */
+		if (fflush(r->f) != 0 && r->write_err == 0)
+			__atomic_store_n(&r->write_err, errno ? errno : EIO,
+					 __ATOMIC_RELAXED);
 		usleep(1000);
 	}
 	sum(r, &s);

@@ -7,7 +7,8 @@
 # capture drops while forwarding loses nothing to them; a capture ends
 # with its port's deletion and with vsw's stop, its file complete; bad
 # arguments (unknown port, bad filter, relative path, existing file or
-# symlink, missing directory, a second capture of a port) get clear errors.
+# symlink, missing directory, a second capture of a port) get clear errors;
+# a full disk is a reported write error.
 . "$(dirname "$0")/lib.sh"
 . "$VSW_SRC/tests/integration/lib_veth.sh"
 command -v tcpdump >/dev/null || skip "tcpdump is not installed (tools/deps)"
@@ -168,6 +169,22 @@ got=$(( $(port_ctr b tx_packets) - b_tx + $(port_ctr b drop_tx_full) - b_full ))
 [ "$got" -eq $(( sent + 3 )) ] || fail "b: tx + tx_full = $got, expected $(( sent + 3 ))"
 [ "$(port_ctr b drop_tx_full)" -eq "$b_full" ] ||
 	note "WARN: b's guest missed $(( $(port_ctr b drop_tx_full) - b_full )) frames (tx_full: its ring, not the capture)"
+
+note "a full disk: the write error is reported, the writer stops writing"
+mkdir -p "$T/small"
+if mount -t tmpfs -o size=16k tmpfs "$T/small" 2>/dev/null; then
+	on_cleanup_early "umount $T/small 2>/dev/null"
+	capture_bg full a rx -w "$T/small/full.pcapng"
+	send_a "$B" 2000 --rate 20000
+	wait_for 10 "the write error" ctl_holds '.a.write_error != ""' captures
+	kill -INT "$CAP_PID"
+	cap_wait full
+	grep -q "write error: No space left on device" "$T/full.out" || fail "no write error reported"
+	written=$(sed -n 's/.* \([0-9]*\) frames written.*/\1/p' "$T/full.out")
+	[ "$written" -lt 2003 ] || fail "$written frames written on a 16 KiB file system"
+else
+	note "SKIP part: cannot mount a tmpfs"
+fi
 
 note "a capture ends with its port"
 capture_bg gone b tx -w "$T/gone.pcapng"
