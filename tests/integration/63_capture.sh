@@ -137,11 +137,24 @@ cap_wait tx
 [ "$(frames "$T/tx.pcapng" "ether src $A and ether dst $B")" -eq 200 ] || fail "tx.pcapng: not A->B"
 [ "$(pcapng_read "$T/tx.pcapng")" = "0 200 0" ] || fail "tx.pcapng: (in out drop) $(pcapng_read "$T/tx.pcapng")"
 
-note "tx of the ethdev port: A's floods"
-capture_bg up up tx --count 50 -w "$T/up.pcapng"
+note "both on the ethdev port: A's floods out, the kernel side's frames in"
+P=02:00:00:00:00:77
+capture_bg up up --filter "ether src $A or ether src $P" -w "$T/up.pcapng"
 send_a ff:ff:ff:ff:ff:ff 100 --rate 5000
+python3 - "${V}p" "$P" <<'EOP' || fail "cannot send on ${V}p"
+import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[1], 0))
+src = bytes(int(x, 16) for x in sys.argv[2].split(":"))
+for i in range(50):
+    s.send(b"\xff" * 6 + src + b"\x88\xb5" + bytes([i]) * 46)
+EOP
+wait_for 20 "up's 50 frames captured" ctl_holds '.[].written >= 153' raw /vsw/capture,up
+kill -INT "$CAP_PID"
 cap_wait up
-[ "$(frames "$T/up.pcapng" "ether src $A and ether broadcast")" -eq 50 ] || fail "up.pcapng: $(frames "$T/up.pcapng") frames"
+[ "$(frames "$T/up.pcapng" "ether src $A and ether broadcast")" -eq 103 ] || fail "up.pcapng: $(frames "$T/up.pcapng" "ether src $A") of A's 103 floods"
+[ "$(frames "$T/up.pcapng" "ether src $P")" -eq 50 ] || fail "up.pcapng: $(frames "$T/up.pcapng" "ether src $P") of the kernel side's 50"
+[ "$(pcapng_read "$T/up.pcapng")" = "50 103 0" ] || fail "up.pcapng: (in out drop) $(pcapng_read "$T/up.pcapng")"
 
 note "a busy port through an 8-frame ring: capture drops, no forwarding loss"
 a_rx=$(port_ctr a rx_packets); a_drops=$(port_ctr a drops)
