@@ -28,6 +28,9 @@ vsw_launch "$PREFIX" "$T/vsw.log" $(eal_mem 1 256) --lcores 0@0,1@1 -- -c "$CFG"
 vsw_wait_up 60 || fail "vsw did not come up"
 wait_for 30 "up is up" port_is up up
 
+"$DUMPCAP" --file-prefix "$PREFIX" -D >"$T/list.out" 2>&1 || fail "dpdk-dumpcap -D: $(cat "$T/list.out")"
+grep -q "net_af_packet0" "$T/list.out" || fail "dpdk-dumpcap -D: $(cat "$T/list.out")"
+
 note "dpdk-dumpcap on net_af_packet0, 40 frames"
 bg "$T/dumpcap.out" "$T/dumpcap.out" stdbuf -oL "$DUMPCAP" --file-prefix "$PREFIX" \
 	-i net_af_packet0 -c 40 -a duration:60 -w "$T/dump.pcapng"
