@@ -25,6 +25,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
+#include <rte_pdump.h>
 
 #include "common/debug.h"
 #include "control/control.h"
@@ -188,6 +189,7 @@ int main(int argc, char **argv)
 	struct vsw_config *cfg = &sw->ctl.cfg;
 	struct app_opts o = {0};
 	int sep = argc, n, rc;
+	bool pdump;
 
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0) {
@@ -224,7 +226,16 @@ int main(int argc, char **argv)
 	/* vhost's per-message INFO lines drown ours; --log-level overrides. */
 	if (!vsw_has_arg(sep, argv, "--log-level"))
 		rte_log_set_level_pattern("lib.vhost.*", RTE_LOG_NOTICE);
+	/* dpdk-dumpcap (a secondary process) captures ethdev ports through
+	 * rte_pdump; without multiprocess (--in-memory) it cannot attach */
+	pdump = rte_pdump_init() == 0;
+	if (!pdump)
+		VSW_LOG(NOTICE,
+			"rte_pdump_init: %s: dpdk-dumpcap cannot attach",
+			rte_strerror(rte_errno));
 	rc = run(sw, &o);
+	if (pdump)
+		rte_pdump_uninit();
 	if (rc < 0)
 		vsw_notify("STATUS=failed: %s\nERRNO=%d", strerror(-rc), -rc);
 	rte_eal_cleanup();

@@ -248,6 +248,8 @@ void vsw_switch_destroy(struct vsw_switch *sw)
 	pthread_mutex_lock(&ctl->ctl_lock);
 	ctl->stopping = true;
 	for (int i = 0; i < VSW_MAX_PORTS; i++) {
+		/* the workers stopped: captures end, their files complete */
+		vsw_ctl_capture_port_gone(ctl, (uint16_t)i);
 		vsw_port_destroy(ctl->ports[i]);
 		ctl->ports[i] = NULL;
 	}

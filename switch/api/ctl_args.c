@@ -241,6 +241,59 @@ int vsw_args_fdb_del(const char *params, struct vsw_args *a, char *err,
 	return 0;
 }
 
+static bool parse_dir(const char *s, unsigned int *dir)
+{
+	static const char *const names[] = {"rx", "tx", "both"};
+
+	for (unsigned int i = 0; i < 3; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*dir = i + 1;
+			return true;
+		}
+	return false;
+}
+
+int vsw_args_capture(const char *params, struct vsw_args *a, char *err,
+		     size_t errlen)
+{
+	char buf[VSW_ARGS_MAX + 1], *f[7], *s;
+	int n = 0;
+
+	if (params == NULL || strlen(params) >= sizeof(buf))
+		return bad(err, errlen, "missing parameters");
+	memcpy(buf, params, strlen(params) + 1);
+	/* six fields, then the filter: the rest, commas and all */
+	for (s = buf; n < 7 && s != NULL; n++) {
+		f[n] = s;
+		s = n < 6 ? strchr(s, ',') : NULL;
+		if (s != NULL)
+			*s++ = '\0';
+	}
+	if (n < 6)
+		return bad(err, errlen, "expected 6 or 7 parameters");
+	if (!copy_name(f[0], a))
+		return bad(err, errlen,
+			   "expected a port name of 1..31 "
+			   "characters of [A-Za-z0-9_]");
+	if (!parse_dir(f[1], &a->cap_dir))
+		return bad(err, errlen, "expected rx, tx or both");
+	if (!parse_ulong(f[2], UINT32_MAX, &a->cap_count))
+		return bad(err, errlen, "expected COUNT 0..4294967295");
+	if (!parse_ulong(f[3], VSW_CAPTURE_RING_MAX, &a->cap_ring) ||
+	    a->cap_ring < VSW_CAPTURE_RING_MIN)
+		return bad(err, errlen, "expected RING 8..65536 (frames)");
+	if (!parse_ulong(f[4], VSW_CAPTURE_SNAP_MAX, &a->cap_snaplen) ||
+	    a->cap_snaplen < VSW_CAPTURE_SNAP_MIN)
+		return bad(err, errlen, "expected SNAPLEN 64..65535 (bytes)");
+	if (f[5][0] == '\0')
+		return bad(err, errlen, "expected a FILE name");
+	memcpy(a->cap_file, f[5], strlen(f[5]) + 1);
+	if (n == 7)
+		memcpy(a->cap_filter, f[6], strlen(f[6]) + 1);
+	a->has_name = true;
+	return 0;
+}
+
 /* clang-format off */
 const struct vsw_args_cmd vsw_args_cmds[] = {
 	{"/vsw/info", vsw_args_none, ""},
@@ -261,6 +314,10 @@ const struct vsw_args_cmd vsw_args_cmds[] = {
 	{"/vsw/fdb/del", vsw_args_fdb_del, "MAC[,VLAN]"},
 	{"/vsw/stats/clear", vsw_args_none, ""},
 	{"/vsw/config", vsw_args_page, "[OFFSET[,COUNT]]"},
+	{"/vsw/capture/start", vsw_args_capture,
+	 "PORT,rx|tx|both,COUNT,RING,SNAPLEN,FILE[,FILTER]"},
+	{"/vsw/capture/stop", vsw_args_name, "PORT"},
+	{"/vsw/capture", vsw_args_opt_name, "[PORT]"},
 };
 /* clang-format on */
 const unsigned int vsw_args_n_cmds =

@@ -30,7 +30,18 @@ struct vsw_args {
 	unsigned long n[2];	      /* offset,count; queue,worker */
 	uint64_t fdb_key;	      /* fdb/add, fdb/del: MAC + VLAN */
 	bool has_name;		      /* optional NAME given (fdb/flush) */
+	/* capture/start */
+	unsigned int cap_dir; /* 1 rx, 2 tx, 3 both (datapath/capture.h) */
+	unsigned long cap_count, cap_ring, cap_snaplen;
+	char cap_file[VSW_ARGS_MAX + 1];
+	char cap_filter[VSW_ARGS_MAX + 1];
 };
+
+/* capture/start's limits (vswctl checks the same) */
+#define VSW_CAPTURE_RING_MIN 8
+#define VSW_CAPTURE_RING_MAX 65536
+#define VSW_CAPTURE_SNAP_MIN 64
+#define VSW_CAPTURE_SNAP_MAX 65535
 
 /*
  * Check a raw parameter string (NULL is empty): printable ASCII, at most
@@ -62,6 +73,14 @@ int vsw_args_fdb_add(const char *params, struct vsw_args *a, char *err,
 		     size_t errlen);
 /* MAC[,VLAN] (fdb/del) */
 int vsw_args_fdb_del(const char *params, struct vsw_args *a, char *err,
+		     size_t errlen);
+/*
+ * PORT,rx|tx|both,COUNT,RING,SNAPLEN,FILE[,FILTER] (capture/start): COUNT
+ * 0 = no limit, RING 8..65536 frames, SNAPLEN 64..65535 bytes, FILE
+ * without commas (its checks are control's), FILTER the rest (it may hold
+ * commas).
+ */
+int vsw_args_capture(const char *params, struct vsw_args *a, char *err,
 		     size_t errlen);
 /* nothing (info, workers, rxq/rebalance, stats/clear, ...) */
 int vsw_args_none(const char *params, struct vsw_args *a, char *err,

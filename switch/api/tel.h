@@ -17,6 +17,7 @@
 
 struct vsw_port;
 struct vsw_ctl;
+struct vsw_capture_stats;
 
 struct vsw_tel_cmd {
 	const char *name;
@@ -61,5 +62,9 @@ struct vsw_port *vsw_tel_port_param(struct rte_tel_data *d, const char *cmd,
 /* Add num/den as a "%.2f" string (telemetry 22.11 has no floats). */
 void vsw_tel_add_ratio(struct rte_tel_data *d, const char *key, uint64_t num,
 		       uint64_t den);
+
+/* A capture's counters: written, captured, dropped, filtered, done... */
+void vsw_tel_add_capture_stats(struct rte_tel_data *d,
+			       const struct vsw_capture_stats *s);
 
 #endif /* VSW_TEL_H */

@@ -198,6 +198,52 @@ static int cmd_stats_clear(const char *cmd, const char *params,
 	return reply_rc(d, 0, NULL);
 }
 
+/* /vsw/capture/start,PORT,DIR,COUNT,RING,SNAPLEN,FILE[,FILTER] */
+static int op_capture_start(struct vsw_ctl *ctl, const struct vsw_args *a,
+			    char *err, size_t len)
+{
+	const struct vsw_capture_req q = {
+		.port = a->name,
+		.dir = a->cap_dir,
+		.count = a->cap_count,
+		.ring = (unsigned int)a->cap_ring,
+		.snaplen = (uint32_t)a->cap_snaplen,
+		.file = a->cap_file,
+		.filter = a->cap_filter,
+	};
+
+	return vsw_ctl_capture_start(ctl, &q, err, len);
+}
+
+static int cmd_capture_start(const char *cmd, const char *params,
+			     struct rte_tel_data *d)
+{
+	return mutate(cmd, params, d, op_capture_start);
+}
+
+/* /vsw/capture/stop,PORT: replies the final counters (the file is
+ * complete) */
+static int cmd_capture_stop(const char *cmd, const char *params,
+			    struct rte_tel_data *d)
+{
+	struct vsw_capture_stats st;
+	char err[VSW_ERR_MAX];
+	struct vsw_ctl *ctl;
+	struct vsw_args a;
+	int rc;
+
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, true)) == NULL)
+		return 0;
+	rc = vsw_ctl_capture_stop(ctl, a.name, &st, err, sizeof(err));
+	vsw_tel_end(ctl);
+	if (rc < 0)
+		return vsw_tel_reply_error(d, "%s", err);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "ok", 1);
+	vsw_tel_add_capture_stats(d, &st);
+	return 0;
+}
+
 int vsw_tel_register_cmds(void)
 {
 	/* telemetry keeps the pointer: static; the keys from config/keys.c */
@@ -223,6 +269,13 @@ int vsw_tel_register_cmds(void)
 		 "[mutating] Delete an entry. Parameters: MAC[,VLAN]"},
 		{"/vsw/stats/clear", cmd_stats_clear,
 		 "[mutating] Zero every port and queue counter"},
+		{"/vsw/capture/start", cmd_capture_start,
+		 "[mutating] Capture a port's frames to a pcapng file. "
+		 "Parameters: "
+		 "PORT,rx|tx|both,COUNT,RING,SNAPLEN,FILE[,FILTER]"},
+		{"/vsw/capture/stop", cmd_capture_stop,
+		 "[mutating] Stop a capture; replies its counters. Parameter: "
+		 "PORT"},
 	};
 
 	snprintf(set_help, sizeof(set_help),

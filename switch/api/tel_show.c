@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Read-only telemetry commands about the switch and its ports: /vsw/info,
- * /vsw/ports, /vsw/port, /vsw/config (tel_stats.c: FDB, workers, queues).
+ * /vsw/ports, /vsw/port, /vsw/config, /vsw/capture (tel_stats.c: FDB,
+ * workers, queues).
  *
  * Callbacks run on the telemetry library's threads, one per client
  * connection, possibly concurrently.  They never write worker state: they
@@ -397,8 +398,11 @@ static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 	}
 }
 
+static const char *const cap_dirs[] = {"none", "rx", "tx", "both"};
+
 static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct vsw_capture_info ci;
 	struct vsw_ctl *ctl;
 	struct vsw_port *p;
 
@@ -407,6 +411,13 @@ static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 		return 0;
 	rte_tel_data_start_dict(d);
 	add_port_detail(ctl, d, p);
+	/* while a capture runs: its direction and what it could not keep
+	 * up with (the rest: /vsw/capture) */
+	if (vsw_ctl_capture_info(ctl, p->id, &ci) == 0) {
+		rte_tel_data_add_dict_string(d, "capture",
+					     cap_dirs[ci.dir & 3]);
+		rte_tel_data_add_dict_u64(d, "capture_dropped", ci.st.dropped);
+	}
 	vsw_tel_end(ctl);
 	return 0;
 }
@@ -495,6 +506,69 @@ static int cmd_config(const char *cmd, const char *params,
 	return 0;
 }
 
+/* One capture's settings and counters into @d (a dict). */
+static void add_capture(struct rte_tel_data *d, const char *port,
+			const struct vsw_capture_info *ci)
+{
+	rte_tel_data_add_dict_string(d, "port", port);
+	rte_tel_data_add_dict_string(d, "dir", cap_dirs[ci->dir & 3]);
+	rte_tel_data_add_dict_string(d, "file", ci->file);
+	rte_tel_data_add_dict_string(d, "filter", ci->filter);
+	rte_tel_data_add_dict_u64(d, "count", ci->count);
+	rte_tel_data_add_dict_u64(d, "ring", ci->ring);
+	rte_tel_data_add_dict_u64(d, "snaplen", ci->snaplen);
+	vsw_tel_add_capture_stats(d, &ci->st);
+}
+
+/*
+ * /vsw/capture[,PORT]: one port's capture, or every running capture by
+ * port ("captures": how many).  Strings longer than telemetry's 127
+ * characters (a long file name or filter) are cut.
+ */
+static int cmd_capture(const char *cmd, const char *params,
+		       struct rte_tel_data *d)
+{
+	struct vsw_capture_info ci;
+	struct vsw_ctl *ctl;
+	struct vsw_port *p;
+	struct vsw_args a;
+	unsigned int n = 0;
+
+	if ((ctl = vsw_tel_begin(d, cmd, params, &a, false)) == NULL)
+		return 0;
+	if (a.has_name) {
+		p = vsw_ctl_port_by_name(ctl, a.name);
+		if (p == NULL || vsw_ctl_capture_info(ctl, p->id, &ci) < 0) {
+			vsw_tel_end(ctl);
+			return vsw_tel_reply_error(
+				d,
+				p == NULL ? "unknown port '%s'"
+					  : "no capture on port '%s'",
+				a.name);
+		}
+		rte_tel_data_start_dict(d);
+		add_capture(d, a.name, &ci);
+		vsw_tel_end(ctl);
+		return 0;
+	}
+	rte_tel_data_start_dict(d);
+	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
+		struct rte_tel_data *c;
+
+		p = ctl->ports[id];
+		if (p == NULL || vsw_ctl_capture_info(ctl, id, &ci) < 0 ||
+		    (c = rte_tel_data_alloc()) == NULL)
+			continue;
+		rte_tel_data_start_dict(c);
+		add_capture(c, p->name, &ci);
+		rte_tel_data_add_dict_container(d, p->name, c, 0);
+		n++;
+	}
+	rte_tel_data_add_dict_u64(d, "captures", n);
+	vsw_tel_end(ctl);
+	return 0;
+}
+
 int vsw_tel_register_show(void)
 {
 	static const struct vsw_tel_cmd cmds[] = {
@@ -507,6 +581,9 @@ int vsw_tel_register_show(void)
 		{"/vsw/config", cmd_config,
 		 "[read-only] The running config as INI text, in pieces. "
 		 "Parameters: [OFFSET[,COUNT]]"},
+		{"/vsw/capture", cmd_capture,
+		 "[read-only] Running captures and their counters. Parameter: "
+		 "[PORT]"},
 	};
 
 	return vsw_tel_register(cmds, RTE_DIM(cmds));

@@ -147,3 +147,15 @@ int vsw_tel_register(const struct vsw_tel_cmd *cmds, size_t n)
 			return -EINVAL;
 	return 0;
 }
+
+void vsw_tel_add_capture_stats(struct rte_tel_data *d,
+			       const struct vsw_capture_stats *s)
+{
+	rte_tel_data_add_dict_u64(d, "written", s->written);
+	rte_tel_data_add_dict_u64(d, "captured", s->captured);
+	rte_tel_data_add_dict_u64(d, "dropped", s->dropped);
+	rte_tel_data_add_dict_u64(d, "filtered", s->filtered);
+	rte_tel_data_add_dict_u64(d, "done", s->done);
+	rte_tel_data_add_dict_string(
+		d, "write_error", s->write_err ? strerror(s->write_err) : "");
+}

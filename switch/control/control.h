@@ -9,7 +9,8 @@
  * settings.c (`set`), commit.c (every change to the state file, undone
  * when it cannot be written), statefile.c (the file itself),
  * rebalance.c (rx queue placement), counters.c (counter sums and clear),
- * loop.c (the control loop), watch.c (socket-watch-dir).
+ * loop.c (the control loop), watch.c (socket-watch-dir), capture.c and
+ * pcapng.c (packet captures and their files).
  */
 #ifndef VSW_CONTROL_H
 #define VSW_CONTROL_H
@@ -49,6 +50,39 @@ struct vsw_watch {
 	char plugged[VSW_MAX_PORTS][VSW_PORT_NAME_MAX]; /* "" = free */
 };
 
+/* capture.c: packet captures (datapath/capture.h is the workers' side) */
+#define VSW_MAX_CAPTURES 4
+#define VSW_CAPTURE_STR 256 /* a file name or a filter, with its NUL */
+struct vsw_cap_run;
+
+/* What a capture is started with (vswctl capture). */
+struct vsw_capture_req {
+	const char *port;
+	unsigned int dir; /* VSW_CAPTURE_RX | VSW_CAPTURE_TX */
+	uint64_t count;	  /* frames to write; 0: until stopped */
+	unsigned int ring;
+	uint32_t snaplen;
+	const char *file;   /* absolute; must not exist */
+	const char *filter; /* libpcap syntax; "": every frame */
+};
+
+struct vsw_capture_stats {
+	uint64_t captured; /* copied by the workers */
+	uint64_t dropped;  /* the capture could not keep up */
+	uint64_t filtered; /* refused by the filter */
+	uint64_t written;  /* in the file */
+	bool done;	   /* count written */
+	int write_err;	   /* errno of the first failed write, or 0 */
+};
+
+struct vsw_capture_info {
+	unsigned int dir, ring;
+	uint32_t snaplen;
+	uint64_t count;
+	const char *file, *filter; /* valid while ctl_lock is held */
+	struct vsw_capture_stats st;
+};
+
 /*
  * Control's state: everything the control operations change, all under
  * ctl_lock (the control loop and the telemetry threads), and the runtime
@@ -81,6 +115,9 @@ struct vsw_ctl {
 	uint64_t state_generation;   /* bumped by each state-file save */
 	unsigned int state_delay_us; /* test hook VSW_TEST_STATE_DELAY_US */
 	struct vsw_config scratch;   /* a config to build and check */
+	struct vsw_cap_run
+		*cap[VSW_MAX_PORTS]; /* running captures (capture.c) */
+	unsigned int n_caps;
 };
 
 /* table.c: datapath table and grace periods. */
@@ -192,6 +229,22 @@ int vsw_ctl_set(struct vsw_ctl *ctl, const char *key, const char *value,
 		char *err, size_t errlen);
 /* FDB timestamps are rewritten every fdb-aging-s / 60 seconds (>= 1). */
 void vsw_ctl_fdb_refresh(struct vsw_ctl *ctl);
+
+/* capture.c: start (published at once), stop, status; ctl_lock held. */
+int vsw_ctl_capture_start(struct vsw_ctl *ctl, const struct vsw_capture_req *q,
+			  char *err, size_t errlen);
+/* Stop the capture of @port: the file is complete when it returns. */
+int vsw_ctl_capture_stop(struct vsw_ctl *ctl, const char *port,
+			 struct vsw_capture_stats *out, char *err,
+			 size_t errlen);
+/* The capture of port @id, or -ENOENT. */
+int vsw_ctl_capture_info(const struct vsw_ctl *ctl, uint16_t id,
+			 struct vsw_capture_info *ci);
+/* The table's view: the workers' part of each running capture. */
+void vsw_ctl_capture_ptrs(const struct vsw_ctl *ctl,
+			  struct vsw_capture *caps[VSW_MAX_PORTS]);
+/* Port @id left the table (or the workers stopped): end its capture. */
+void vsw_ctl_capture_port_gone(struct vsw_ctl *ctl, uint16_t id);
 
 /* loop.c */
 /* Run the control loop now (any thread, never blocks). */

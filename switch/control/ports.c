@@ -162,6 +162,7 @@ static int remove_port(struct vsw_ctl *ctl, struct vsw_port *p, char *err,
 		return rc;
 	}
 	memset(ctl->rxq_owner[p->id], VSW_RXQ_UNASSIGNED, VSW_MAX_QUEUES);
+	vsw_ctl_capture_port_gone(ctl, p->id); /* the table held it no more */
 	vsw_ctl_fdb_port_gone(ctl, p->id);
 	vsw_fdb_flush(ctl->rt->fdb, p->id, true);
 	vsw_port_destroy(p);

@@ -43,6 +43,7 @@ int vsw_table_publish(struct vsw_ctl *ctl, char *err, size_t errlen)
 {
 	int8_t owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	unsigned int lcores[VSW_MAX_WORKERS];
+	struct vsw_capture *caps[VSW_MAX_PORTS];
 	struct vsw_table_src src = {
 		.sw = &ctl->cfg.sw,
 		.ports = ctl->ports,
@@ -52,6 +53,7 @@ int vsw_table_publish(struct vsw_ctl *ctl, char *err, size_t errlen)
 		.hz = rte_get_tsc_hz(),
 		.room = rte_pktmbuf_data_room_size(ctl->rt->mp) -
 			RTE_PKTMBUF_HEADROOM,
+		.caps = caps,
 	};
 	struct vsw_table *t, *old;
 	int rc;
@@ -59,6 +61,7 @@ int vsw_table_publish(struct vsw_ctl *ctl, char *err, size_t errlen)
 	for (unsigned int i = 0; i < ctl->rt->n_workers; i++)
 		lcores[i] = ctl->rt->workers[i]->lcore;
 	memcpy(owner, ctl->rxq_owner, sizeof(owner));
+	vsw_ctl_capture_ptrs(ctl, caps);
 	t = rte_malloc("vsw_table", sizeof(*t), RTE_CACHE_LINE_SIZE);
 	if (t == NULL) {
 		snprintf(err, errlen, "out of memory for the datapath table");

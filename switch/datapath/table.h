@@ -2,8 +2,8 @@
 /*
  * The datapath table: what control publishes and workers read through
  * one RCU pointer (struct vsw_rt table): the ports by id, the flood
- * list, each worker's rx queues, the worker parameters and the ports of
- * every VLAN.  Immutable
+ * list, each worker's rx queues, the worker parameters, the ports of
+ * every VLAN and the ports' running captures.  Immutable
  * once published; built by control/table.c.
  *
  * The table rule (test 16_rcu_flush_interval): a worker may use a table from its load at
@@ -22,11 +22,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "capture.h"
 #include "port/port.h"
 #include "portsec.h"
 #include "config/vsw_config.h"
 
 #define VSW_MAX_WORKERS 64
+_Static_assert(VSW_MAX_WORKERS <= VSW_CAPTURE_WORKERS,
+	       "a capture counts per worker");
 _Static_assert(VSW_MAX_PORTS <= 64, "dirty mask is 64 bits");
 #define VSW_MAX_WORKER_RXQ 256
 
@@ -64,6 +67,10 @@ struct vsw_table_port {
 	/* by frame class: [0] unknown unicast, [1] broadcast, [2] multicast */
 	struct vsw_table_storm storm_cls[3];
 	struct vsw_portsec sec; /* allowed-ips */
+	/* captures (capture.h): NULL when nobody captures, the one test a
+	 * burst pays then */
+	struct vsw_capture *cap_rx; /* what the port's rx returns */
+	struct vsw_capture *cap_tx; /* what the port's tx takes */
 };
 
 #define VSW_NO_VID 0xffff
@@ -101,6 +108,8 @@ struct vsw_table_src {
 	unsigned int n_workers;
 	uint64_t hz;   /* the TSC's */
 	uint32_t room; /* an mbuf's data room after its headroom */
+	/* [VSW_MAX_PORTS] the running captures by port; NULL: none at all */
+	struct vsw_capture *const *caps;
 };
 
 /*

@@ -152,6 +152,12 @@ static void fill_ports(const struct vsw_table_src *src, struct vsw_table *t)
 		if (!pp->tx_chains && src->room < t->fast_len)
 			t->fast_len = src->room;
 		vsw_vlan_fill_port(t, id, &p->conf);
+		if (src->caps != NULL && src->caps[id] != NULL) {
+			struct vsw_capture *c = src->caps[id];
+
+			pp->cap_rx = c->dir & VSW_CAPTURE_RX ? c : NULL;
+			pp->cap_tx = c->dir & VSW_CAPTURE_TX ? c : NULL;
+		}
 	}
 }
 

@@ -347,6 +347,10 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_table *dp,
 		n = p->ops->rx(p, r->q, pkts, dp->par.burst);
 		if (n == 0)
 			continue;
+		/* the one test a burst pays when nobody captures */
+		if (unlikely(dp->pp[r->port].cap_rx != NULL))
+			vsw_capture_burst(dp->pp[r->port].cap_rx, w->idx, pkts,
+					  n, VSW_CAPTURE_RX);
 		if (dp->vlans)
 			forward_burst_vlans(w, dp, r->port, pkts, n, now_s, t0);
 		else

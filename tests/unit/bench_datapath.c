@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	static int8_t owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	unsigned int lcores[1] = {1};
 	struct vsw_table_src src = {&sw, ports,		owner, lcores,
-				    1,	 1000000000ull, 2048};
+				    1,	 1000000000ull, 2048,  NULL};
 	char err[VSW_ERR_MAX];
 
 	if (pool == NULL || fdb == NULL || dp == NULL || w == NULL ||

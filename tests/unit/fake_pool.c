@@ -82,17 +82,26 @@ RTE_MEMPOOL_REGISTER_OPS(fake_ops);
 
 struct fake_pool *fake_pool_create(unsigned int n, uint16_t data_room)
 {
-	struct rte_pktmbuf_pool_private priv = {.mbuf_data_room_size =
-							data_room};
+	return fake_pool_create_priv(n, data_room, 0);
+}
+
+struct fake_pool *fake_pool_create_priv(unsigned int n, uint16_t data_room,
+					uint16_t priv_size)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = data_room,
+		.mbuf_priv_size = priv_size,
+	};
 	size_t hdr = sizeof(struct rte_mempool) + sizeof(priv);
 	struct fake_pool *fp = calloc(1, sizeof(*fp));
 
 	if (fp == NULL)
 		return NULL;
 	fp->n = n;
-	fp->stride = RTE_ALIGN_CEIL(sizeof(struct rte_mbuf) + data_room,
-				    RTE_CACHE_LINE_SIZE) +
-		     HDR_ROOM;
+	fp->stride =
+		RTE_ALIGN_CEIL(sizeof(struct rte_mbuf) + priv_size + data_room,
+			       RTE_CACHE_LINE_SIZE) +
+		HDR_ROOM;
 	fp->mp = aligned_alloc(RTE_CACHE_LINE_SIZE,
 			       RTE_ALIGN_CEIL(hdr, RTE_CACHE_LINE_SIZE));
 	fp->mem = aligned_alloc(RTE_CACHE_LINE_SIZE, fp->stride * n);

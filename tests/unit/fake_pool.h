@@ -27,6 +27,9 @@ struct fake_pool {
 
 /* A pool of @n mbufs with @data_room bytes each (headroom included). */
 struct fake_pool *fake_pool_create(unsigned int n, uint16_t data_room);
+/* The same with @priv_size bytes of private area per mbuf. */
+struct fake_pool *fake_pool_create_priv(unsigned int n, uint16_t data_room,
+					uint16_t priv_size);
 void fake_pool_destroy(struct fake_pool *fp);
 
 #endif /* VSW_FAKE_POOL_H */

@@ -117,6 +117,51 @@ static void test_fdb(void)
 	CHECK(parse("/vsw/fdb/del", "02:00:00:00:00:aa,10,1", &a) < 0);
 }
 
+static void test_capture(void)
+{
+	const char *cmd = "/vsw/capture/start";
+	struct vsw_args a;
+
+	CHECK(parse(cmd, "vm0,rx,100,2048,65535,/tmp/x.pcapng", &a) == 0);
+	CHECK(strcmp(a.name, "vm0") == 0 && a.cap_dir == 1 &&
+	      a.cap_count == 100 && a.cap_ring == 2048 &&
+	      a.cap_snaplen == 65535 &&
+	      strcmp(a.cap_file, "/tmp/x.pcapng") == 0 &&
+	      a.cap_filter[0] == '\0');
+	/* the filter is the rest, commas and spaces included */
+	CHECK(parse(cmd, "vm0,both,0,8,64,/f,ether src 02:00:00:00:00:01, x",
+		    &a) == 0);
+	CHECK(a.cap_dir == 3 && a.cap_count == 0 && a.cap_ring == 8 &&
+	      a.cap_snaplen == 64 && strcmp(a.cap_file, "/f") == 0 &&
+	      strcmp(a.cap_filter, "ether src 02:00:00:00:00:01, x") == 0);
+	CHECK(parse(cmd, "vm0,tx,1,8,64,/f,", &a) == 0 && a.cap_dir == 2 &&
+	      a.cap_filter[0] == '\0');
+	/* the file's own checks (absolute, new) are control's */
+	CHECK(parse(cmd, "vm0,tx,1,8,64,rel", &a) == 0);
+	CHECK(parse(cmd, "vm0,rx,1,8,64", &a) < 0);
+	CHECK(strstr(err, "expected 6 or 7 parameters") != NULL);
+	CHECK(parse(cmd, "", &a) < 0 && parse(cmd, NULL, &a) < 0);
+	CHECK(parse(cmd, "bad-name,rx,1,8,64,/f", &a) < 0);
+	CHECK(parse(cmd, "vm0,in,1,8,64,/f", &a) < 0);
+	CHECK(strstr(err, "expected rx, tx or both") != NULL);
+	CHECK(strncmp(err, "/vsw/capture/start,PORT,", 24) == 0);
+	CHECK(parse(cmd, "vm0,rx,-1,8,64,/f", &a) < 0);
+	CHECK(parse(cmd, "vm0,rx,4294967296,8,64,/f", &a) < 0);
+	CHECK(parse(cmd, "vm0,rx,4294967295,8,64,/f", &a) == 0);
+	CHECK(parse(cmd, "vm0,rx,1,7,64,/f", &a) < 0);
+	CHECK(parse(cmd, "vm0,rx,1,65537,64,/f", &a) < 0);
+	CHECK(strstr(err, "RING 8..65536") != NULL);
+	CHECK(parse(cmd, "vm0,rx,1,65536,65535,/f", &a) == 0);
+	CHECK(parse(cmd, "vm0,rx,1,8,63,/f", &a) < 0);
+	CHECK(parse(cmd, "vm0,rx,1,8,65536,/f", &a) < 0);
+	CHECK(parse(cmd, "vm0,rx,1,8,64,", &a) < 0);
+	CHECK(strstr(err, "expected a FILE") != NULL);
+	CHECK(parse("/vsw/capture/stop", "vm0", &a) == 0);
+	CHECK(parse("/vsw/capture/stop", "", &a) < 0);
+	CHECK(parse("/vsw/capture", "", &a) == 0 && !a.has_name);
+	CHECK(parse("/vsw/capture", "vm0", &a) == 0 && a.has_name);
+}
+
 static void test_table(void)
 {
 	/* every registered command name is unique and has a parser */
@@ -135,6 +180,7 @@ int main(void)
 	RUN(test_pages);
 	RUN(test_kv_and_moves);
 	RUN(test_fdb);
+	RUN(test_capture);
 	RUN(test_table);
 	return TEST_EXIT();
 }

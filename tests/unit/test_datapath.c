@@ -45,6 +45,7 @@ struct env {
 	int8_t owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	unsigned int lcores[2];
 	unsigned int n_workers;
+	struct vsw_capture *caps[VSW_MAX_PORTS]; /* running captures */
 };
 
 #define TEST_HZ 1000000000ull /* the tables' TSC rate (storm limits) */
@@ -79,6 +80,7 @@ static void rebuild(struct env *e)
 		.n_workers = e->n_workers,
 		.hz = TEST_HZ,
 		.room = ROOM,
+		.caps = e->caps,
 	};
 	char err[VSW_ERR_MAX];
 
@@ -1464,6 +1466,127 @@ static void bench(void)
  * The table builder's rules (datapath/table_build.c), one by one: what a
  * published table holds for given ports, owners and settings.
  */
+/*
+ * A capture of @dir on @port as control makes one (datapath/capture.h),
+ * with a ring of @ring_n slots (one less usable) and a pool of its own,
+ * published by a rebuilt table.
+ */
+static struct vsw_capture *cap_make(struct env *e, unsigned int port,
+				    uint8_t dir, unsigned int ring_n,
+				    uint32_t snaplen, struct fake_pool **pool)
+{
+	struct vsw_capture *c =
+		aligned_alloc(RTE_CACHE_LINE_SIZE,
+			      RTE_ALIGN_CEIL(sizeof(*c), RTE_CACHE_LINE_SIZE));
+	size_t sz = (size_t)rte_ring_get_memsize(ring_n);
+
+	CHECK(c != NULL);
+	memset(c, 0, sizeof(*c));
+	c->ring = aligned_alloc(RTE_CACHE_LINE_SIZE,
+				RTE_ALIGN_CEIL(sz, RTE_CACHE_LINE_SIZE));
+	CHECK(c->ring != NULL &&
+	      rte_ring_init(c->ring, "cap", ring_n, RING_F_SC_DEQ) == 0);
+	*pool = fake_pool_create_priv(256, RTE_PKTMBUF_HEADROOM + ROOM, 16);
+	CHECK(*pool != NULL);
+	c->mp = (*pool)->mp;
+	c->port = (uint16_t)port;
+	c->dir = dir;
+	c->snaplen = snaplen;
+	e->caps[port] = c;
+	rebuild(e);
+	return c;
+}
+
+/* The capture gone (the table first), its copies and pool checked. */
+static void cap_free(struct env *e, struct vsw_capture *c,
+		     struct fake_pool *pool)
+{
+	struct rte_mbuf *m = NULL;
+
+	e->caps[c->port] = NULL;
+	rebuild(e);
+	CHECK(e->dp->pp[c->port].cap_rx == NULL &&
+	      e->dp->pp[c->port].cap_tx == NULL);
+	while (rte_ring_dequeue(c->ring, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
+	fake_pool_destroy(pool);
+	free(c->ring);
+	free(c);
+}
+
+/* The next copy on @c's ring: @dir, the frame tagged @tag, cut at snaplen. */
+static bool cap_next(struct vsw_capture *c, uint8_t dir, uint32_t tag,
+		     uint32_t len)
+{
+	struct rte_mbuf *m;
+	bool ok;
+
+	if (rte_ring_dequeue(c->ring, (void **)&m) != 0)
+		return false;
+	ok = vsw_capture_meta(m)->dir == dir &&
+	     vsw_capture_meta(m)->orig_len == len &&
+	     m->pkt_len == RTE_MIN(len, c->snaplen) && tag_of(m) == tag;
+	rte_pktmbuf_free(m);
+	return ok;
+}
+
+/*
+ * Captures (datapath/capture.h): the table points a port's rx and tx at
+ * its capture; rx gets what the port received, tx what the port took
+ * (not what it refused: tx_full), copies cut at snaplen with their
+ * direction and length; a full ring is counted, never waited for, and
+ * forwarding is what it is without a capture (counters, references).
+ */
+static void test_capture(void)
+{
+	struct fake_pool *cp;
+	struct vsw_capture *c;
+	struct env e;
+
+	setup(&e, 3);
+	CHECK(e.dp->pp[1].cap_rx == NULL && e.dp->pp[1].cap_tx == NULL);
+	c = cap_make(&e, 1, VSW_CAPTURE_RX | VSW_CAPTURE_TX, 64, 40, &cp);
+	CHECK(e.dp->pp[1].cap_rx == c && e.dp->pp[1].cap_tx == c);
+	CHECK(e.dp->pp[0].cap_rx == NULL && e.dp->pp[2].cap_tx == NULL);
+	/* p1's broadcast: rx of p1, flooded to p0 and p2 (not captured) */
+	push(&e, 1, frame(&e, BCAST, mac(0xb), 64, 1000));
+	poll(&e);
+	CHECK(c->w[0].captured == 1 && rte_ring_count(c->ring) == 1);
+	CHECK(cap_next(c, VSW_CAPTURE_RX, 1000, 64));
+	/* five to B: tx of p1, in order, whole when short of snaplen */
+	c->snaplen = 100;
+	for (uint32_t i = 0; i < 5; i++)
+		push(&e, 0, frame(&e, mac(0xb), mac(0xa), 80, 10 + i));
+	poll(&e);
+	for (uint32_t i = 0; i < 5; i++)
+		CHECK(cap_next(c, VSW_CAPTURE_TX, 10 + i, 80));
+	/* room for two: those two are what p1 sent, and all that is copied */
+	e.p[1]->tx_room = 2;
+	for (uint32_t i = 0; i < 5; i++)
+		push(&e, 0, frame(&e, mac(0xb), mac(0xa), 64, 20 + i));
+	poll(&e);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 3);
+	CHECK(rte_ring_count(c->ring) == 2);
+	CHECK(cap_next(c, VSW_CAPTURE_TX, 20, 64) &&
+	      cap_next(c, VSW_CAPTURE_TX, 21, 64));
+	CHECK(c->w[0].captured == 8 && c->w[0].dropped == 0);
+	check_counters(&e);
+	drain(&e); /* every sent frame holds just its ports' references */
+	cap_free(&e, c, cp);
+	/* an 8-slot ring (7 usable): 20 frames in a burst, 13 counted drops,
+	 * all 20 forwarded */
+	e.p[1]->tx_room = UINT32_MAX;
+	c = cap_make(&e, 0, VSW_CAPTURE_RX, 8, 64, &cp);
+	for (uint32_t i = 0; i < 20; i++)
+		push(&e, 0, frame(&e, mac(0xb), mac(0xa), 64, 30 + i));
+	poll(&e);
+	CHECK(c->w[0].captured == 7 && c->w[0].dropped == 13);
+	CHECK(sent(&e, 1) == 20 && ctrs(&e, 0)->unicast == 5 + 5 + 20);
+	cap_free(&e, c, cp);
+	teardown(&e);
+}
+
 static void test_table_build(void)
 {
 	struct env e;
@@ -1537,7 +1660,7 @@ static void test_table_build(void)
 	e.p[3]->up.conf.n_lcores = 1;
 	e.p[3]->up.conf.lcores[0] = 9;
 	src = (struct vsw_table_src){&e.sw,	  e.ports, e.owner, e.lcores,
-				     e.n_workers, TEST_HZ, ROOM};
+				     e.n_workers, TEST_HZ, ROOM,    NULL};
 	CHECK(vsw_table_build(&src, e.dp, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "pinned to lcore 9, which is not a worker") != NULL);
 	e.p[3]->up.conf.n_lcores = 0;
@@ -1556,6 +1679,7 @@ int main(void)
 		return TEST_EXIT();
 	}
 	RUN(test_table_build);
+	RUN(test_capture);
 	RUN(test_learning);
 	RUN(test_flood);
 	RUN(test_hairpin);

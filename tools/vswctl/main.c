@@ -81,6 +81,20 @@ static const struct verb verbs[] = {
 	{"fdb-del", 1, 2, "MAC [vlan=N]", "remove a MAC entry", verb_fdb_del,
 	 NULL},
 	{"stats-clear", 0, 0, "", "zero every counter", verb_stats_clear, NULL},
+	{"capture", 1, -1, "PORT [rx|tx|both] [OPTS] -w FILE",
+	 "capture a port's frames (default both) to a new\n"
+	 "pcapng FILE (absolute: vsw writes it) until\n"
+	 "--count N are written or Ctrl-C; OPTS: --filter\n"
+	 "EXPR (tcpdump's syntax) --count N --ring N\n"
+	 "(frames, 2048) --snaplen N (bytes, 65535);\n"
+	 "prints frames written, dropped by the capture\n"
+	 "(could not keep up) and filtered out",
+	 verb_capture, "a PORT name and -w FILE"},
+	{"capture-stop", 1, 1, "PORT",
+	 "stop a capture (its vswctl capture was killed)", verb_capture_stop,
+	 "a PORT name"},
+	{"captures", 0, 0, "", "running captures and their counters",
+	 verb_captures, NULL},
 	{"raw", 1, -1, "CMD...",
 	 "send telemetry commands on one connection, print each reply",
 	 verb_raw, "command strings, e.g. /vsw/info"},
@@ -212,7 +226,9 @@ static int global_option(struct ctl *ctl, int *i, int argc, char **argv,
 /* Options of single verbs, passed on to them: --port, --interval... */
 static int verb_option(const char *arg)
 {
-	static const char *const opts[] = {"--port", "--interval", "--count"};
+	static const char *const opts[] = {"--port",   "--interval", "--count",
+					   "--filter", "-w",	     "--ring",
+					   "--snaplen"};
 
 	for (size_t i = 0; i < sizeof(opts) / sizeof(*opts); i++) {
 		size_t n = strlen(opts[i]);

@@ -54,6 +54,10 @@ int verb_stats_clear(struct ctl *ctl, int argc, char **argv);
 int verb_watch(struct ctl *ctl, int argc, char **argv);
 /* The watch loop after its options: count blocks (0: no end). */
 int watch_run(struct ctl *ctl, double interval, long count);
+/* verbs_capture.c */
+int verb_capture(struct ctl *ctl, int argc, char **argv);
+int verb_capture_stop(struct ctl *ctl, int argc, char **argv);
+int verb_captures(struct ctl *ctl, int argc, char **argv);
 /* verbs_config.c */
 int verb_show_config(struct ctl *ctl, int argc, char **argv);
 /* verbs_metrics.c */
