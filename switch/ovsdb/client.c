@@ -42,13 +42,17 @@ static double now_s(void)
 static void set_error(struct vsw_ovsdb *o, const char *fmt, const char *a,
 		      const char *b)
 {
-	char msg[256];
+	char msg[3 * VSW_PATH_MAX]; /* the address and a reason fit whole */
+	size_t n;
 
 	snprintf(msg, sizeof(msg), fmt, a, b);
+	/* what `info` shows: cut to its field */
+	n = strnlen(msg, sizeof(o->st.last_error) - 1);
+	msg[n] = '\0';
 	pthread_mutex_lock(&o->lock);
 	if (strcmp(msg, o->st.last_error) != 0)
 		VSW_LOG(WARNING, "ovsdb: %s", msg);
-	snprintf(o->st.last_error, sizeof(o->st.last_error), "%s", msg);
+	memcpy(o->st.last_error, msg, n + 1);
 	pthread_mutex_unlock(&o->lock);
 }
 
