@@ -6,13 +6,7 @@
 # config file's ports stay deleted), ready for the next port-add.
 . "$(dirname "$0")/lib.sh"
 
-CFG=$T/vsw.conf
-cat >"$CFG" <<EOC
-[switch]
-run-dir = $RUN
-mbufs = 8191
-fdb-size = 4096
-EOC
+CFG=$(vhost_config) # [switch] alone
 out=$("$VSW" -- -c "$CFG" --check 2>&1) || fail "--check refused an empty switch: $out"
 echo "$out" | grep -qF "ok, 0 port(s)" || fail "--check: '$out'"
 

@@ -16,22 +16,11 @@ for b in ovsdb-server ovsdb-tool ovs-vsctl; do
 	command -v $b >/dev/null || skip "$b not installed (openvswitch-switch; tools/deps)"
 done
 [ -f /usr/share/openvswitch/vswitch.ovsschema ] || skip "no vswitch schema (openvswitch-switch)"
-OV=$T/ovs # OVS's run directory: db.sock, dpdkvhostuser sockets
-vs() { ovs-vsctl --db="unix:$OV/db.sock" --timeout=20 "$@"; }
 iface() { vs get Interface "$1" "$2" | tr -d '"'; }
 iface_is() { [ "$(iface "$1" "$2")" = "$3" ]; }
 tx_in_db_at_least() { [ "$(vs get Interface "$1" statistics:tx_packets)" -ge "$2" ]; }
-on_cleanup ovsdb_stop
-ovsdb_launch "$OV" "$T/ovsdb.log" || fail "ovsdb-server did not start: $(cat "$T/ovsdb.log")"
-
-CFG=$T/vsw.conf
-cat >"$CFG" <<EOC
-[switch]
-run-dir = $RUN
-mbufs = 8191
-fdb-size = 4096
-ovsdb = unix:$OV/db.sock
-socket-dirs = $OV
+ovsdb_vsw_setup "$T/ovs" # OVS's run directory: db.sock, dpdkvhostuser sockets
+cat >>"$CFG" <<EOC
 [port cfgp]
 type = vhost-user
 path = $RUN/cfgp.sock

@@ -13,23 +13,11 @@ for b in ovsdb-server ovsdb-tool ovs-vsctl sudo; do
 	command -v $b >/dev/null || skip "$b not installed (tools/deps)"
 done
 /usr/bin/python3 -c 'import os_vif, vif_plug_ovs' 2>/dev/null || skip "python3-os-vif not installed (tools/deps)"
-OV=$T/ovs
 osvif() { # MODE(native|vsctl) plug|unplug client|server VIF_ID SOCKET [MTU]
 	/usr/bin/python3 "$VSW_SRC/tests/integration/osvif_plug.py" "unix:$OV/db.sock" \
 		"$1" "$2" "$3" "$4" "$5" br-int "${6:-1500}" >>"$T/osvif.log" 2>&1
 }
-vs() { ovs-vsctl --db="unix:$OV/db.sock" --timeout=20 "$@"; }
-on_cleanup ovsdb_stop
-ovsdb_launch "$OV" "$T/ovsdb.log" || fail "ovsdb-server did not start: $(cat "$T/ovsdb.log")"
-CFG=$T/vsw.conf
-cat >"$CFG" <<EOC
-[switch]
-run-dir = $RUN
-mbufs = 8191
-fdb-size = 4096
-ovsdb = unix:$OV/db.sock
-socket-dirs = $OV
-EOC
+ovsdb_vsw_setup "$T/ovs"
 start_vsw "$CFG"
 wait_for 20 "vsw synced" ctl_holds '.ovsdb_state == "synced"' info
 

@@ -183,6 +183,19 @@ vhost_config() {
 	echo "$f"
 }
 
+# ovsdb_vsw_setup DIR: a private ovsdb-server in DIR (stopped at cleanup;
+# tools/lib/vsw.sh ovsdb_launch) and, in CFG, an empty switch
+# (vhost_config's [switch]) that takes its ports from it, DIR being OVS's
+# run directory (socket-dirs); OV=DIR; vs runs the real ovs-vsctl on it
+ovsdb_vsw_setup() {
+	OV=$1
+	on_cleanup ovsdb_stop
+	ovsdb_launch "$OV" "$T/ovsdb.log" || fail "ovsdb-server did not start: $(cat "$T/ovsdb.log")"
+	CFG=$(vhost_config)
+	printf 'ovsdb = unix:%s/db.sock\nsocket-dirs = %s\n' "$OV" "$OV" >>"$CFG"
+}
+vs() { ovs-vsctl --db="unix:$OV/db.sock" --timeout=20 "$@"; }
+
 mac_of() { printf '02:00:00:00:00:%02x' "$1"; }
 
 # netns_veth NS DEV: network namespace NS and a veth pair, DEV in the root
