@@ -249,15 +249,51 @@ static bool is_internal(json_t *ifc)
 	return t != NULL && strcmp(t, "internal") == 0;
 }
 
+/*
+ * Who holds whom, built once per sync (the rows are walked once, not once
+ * per Interface: a large database costs linear time under ctl_lock):
+ * @port_of {IFACE UUID: its Port row}, @bridge_of {PORT UUID: its Bridge
+ * row}; each Port row is given "_n_if", its interfaces' count, and
+ * "_uuid", its own (the replica keeps rows by UUID only).
+ */
+static void index_rows(struct vsw_ovsdb *o, json_t *port_of, json_t *bridge_of)
+{
+	const char *pu, *bu;
+	json_t *p, *b, *a;
+	size_t i;
+
+	json_object_foreach (table(o, "Port"), pu, p) {
+		for (i = 0; (a = datum_set_at(json_object_get(p, "interfaces"),
+					      i)) != NULL;
+		     i++)
+			if (atom_uuid(a) != NULL)
+				json_object_set(port_of, atom_uuid(a), p);
+		json_object_set_new(p, "_n_if", json_integer((json_int_t)i));
+		json_object_set_new(p, "_uuid", json_string(pu));
+	}
+	json_object_foreach (table(o, "Bridge"), bu, b)
+		for (i = 0;
+		     (a = datum_set_at(json_object_get(b, "ports"), i)) != NULL;
+		     i++)
+			if (atom_uuid(a) != NULL)
+				json_object_set(bridge_of, atom_uuid(a), b);
+}
+
+static const char *port_uuid(json_t *port)
+{
+	return json_string_value(json_object_get(port, "_uuid"));
+}
+
 /* Every Interface row: what vsw would make of it, in @ws (*@n). */
 static void collect(struct vsw_ovsdb *o, struct want *ws, unsigned int *n,
 		    unsigned int max)
 {
-	json_t *br = served_bridge(o), *ports = table(o, "Port");
-	json_t *ifaces = table(o, "Interface"), *row, *a, *p, *b;
-	const char *uuid, *bname = NULL, *pu, *bu;
-	size_t i, j;
+	json_t *br = served_bridge(o);
+	json_t *ifaces = table(o, "Interface"), *row;
+	json_t *port_of = json_object(), *bridge_of = json_object();
+	const char *uuid, *bname = NULL;
 
+	index_rows(o, port_of, bridge_of);
 	if (br != NULL)
 		bname = datum_str(json_object_get(br, "name"));
 	*n = 0;
@@ -274,29 +310,12 @@ static void collect(struct vsw_ovsdb *o, struct want *ws, unsigned int *n,
 		if (w->name == NULL)
 			continue;
 		(*n)++;
-		json_object_foreach (ports, pu, p) /* its Port */
-			for (i = 0;
-			     (a = datum_set_at(json_object_get(p, "interfaces"),
-					       i)) != NULL;
-			     i++)
-				if (atom_uuid(a) &&
-				    strcmp(atom_uuid(a), uuid) == 0)
-					port = p;
-		json_object_foreach (table(o, "Bridge"), bu, b) /* its Bridge */
-			for (j = 0;
-			     port != NULL &&
-			     (a = datum_set_at(json_object_get(b, "ports"),
-					       j)) != NULL;
-			     j++)
-				if (atom_uuid(a) &&
-				    json_object_get(ports, atom_uuid(a)) ==
-					    port)
-					bridge = b;
-		for (i = 0; port != NULL &&
-			    datum_set_at(json_object_get(port, "interfaces"),
-					 i) != NULL;
-		     i++)
-			n_if++;
+		port = json_object_get(port_of, uuid);
+		bridge = port ? json_object_get(bridge_of, port_uuid(port))
+			      : NULL;
+		n_if = port ? (unsigned int)json_integer_value(
+				      json_object_get(port, "_n_if"))
+			    : 0;
 		if (bridge == NULL) {
 			snprintf(w->err, sizeof(w->err),
 				 "vsw: the interface is in no bridge");
@@ -321,6 +340,8 @@ static void collect(struct vsw_ovsdb *o, struct want *ws, unsigned int *n,
 			map_iface(o, w, row, port);
 		}
 	}
+	json_decref(port_of);
+	json_decref(bridge_of);
 }
 
 static struct want *want_of(struct want *ws, unsigned int n, const char *vsw)
