@@ -78,8 +78,10 @@ const struct vsw_key vsw_keys[] = {
 	 .help = "Packets per rx/tx burst; 4 or more with NIC ports."},
 	{"tx-flush-interval-us", SW(tx_flush_interval_us), .max = 1000000,
 	 .note = " (0 = flush every iteration)", .dflt = "0", .runtime = true,
-	 .help = "Longest wait of a partly filled tx burst; 0 = flush at the "
-		 "end of every polling iteration."},
+	 .help = "A port flushes a partly filled tx burst at most once per "
+		 "interval: a frame waits at most this long, none to a port "
+		 "that was quiet; 0 = flush at the end of every polling "
+		 "iteration."},
 	{"tx-retries", SW(tx_retries), .max = 32, .dflt = "4", .runtime = true,
 	 .help = "Immediate retries of what a full guest ring or NIC queue "
 		 "refused; the rest is dropped (drop_tx_full)."},

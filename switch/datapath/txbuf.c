@@ -84,7 +84,7 @@ send_captured(struct vsw_worker *w, const struct vsw_table *dp,
 
 /* Hand a port's buffered packets to it (txbuf.h). */
 void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
-		    uint16_t id)
+		    uint16_t id, uint64_t now)
 {
 	struct vsw_txbuf *b = &w->txb[id];
 	struct vsw_port_ctrs *c = &w->ctrs[id];
@@ -96,6 +96,7 @@ void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 	w->dirty &= ~(1ull << id);
 	if (n == 0)
 		return;
+	b->next_tsc = now + dp->par.flush_tsc;
 	if (p == NULL || !vsw_port_is_up(p)) {
 		c->drops[VSW_DROP_PORT_DOWN] += n;
 		rte_pktmbuf_free_bulk(b->pkts, n);

@@ -26,9 +26,12 @@ static inline void drop_pkt(struct vsw_port_ctrs *c, enum vsw_drop_reason r,
 	rte_pktmbuf_free(m);
 }
 
-/* Hand port @id's buffered packets to it; what it refuses is dropped. */
+/*
+ * Hand port @id's buffered packets to it at TSC @now; what it refuses is
+ * dropped.  Its next partial flush waits until @now + the interval.
+ */
 void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
-		    uint16_t id);
+		    uint16_t id, uint64_t now);
 
 /* A copy @out cannot take whole: longer than its frames, or chained. */
 static inline bool too_big_for(const struct vsw_table *dp, uint16_t out,
@@ -45,13 +48,11 @@ static inline void vsw_append_plain(struct vsw_worker *w,
 {
 	struct vsw_txbuf *b = &w->txb[out];
 
-	if (b->n == 0) {
+	if (b->n == 0)
 		w->dirty |= 1ull << out;
-		b->first_tsc = now;
-	}
 	b->pkts[b->n++] = m;
 	if (b->n >= dp->par.burst)
-		vsw_flush_port(w, dp, out);
+		vsw_flush_port(w, dp, out, now);
 }
 
 /* Give @m (one reference) to @out. */

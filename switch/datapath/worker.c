@@ -6,8 +6,11 @@
  * owns, forwards each burst (parse, learn, bulk lookup, append to the
  * output ports' tx buffers) and then applies the flush policy: a buffer
  * leaves when it holds a full burst, and otherwise at the end of the
- * iteration (tx-flush-interval-us = 0, the "bottom half") or once its
- * oldest packet has waited the interval.  It allocates nothing, logs
+ * iteration (tx-flush-interval-us = 0, the "bottom half") or, with an
+ * interval, at the end of the first iteration that finds the port's last
+ * flush an interval old: a port flushes partial bursts at most once per
+ * interval, a frame to a quiet port leaves at once and no frame waits
+ * longer than one interval (plus the iteration it ends).  It allocates nothing, logs
  * nothing and takes no lock; every packet it receives is counted as
  * forwarded or dropped by reason.
  *
@@ -314,7 +317,13 @@ forward_burst_vlans(struct vsw_worker *w, const struct vsw_table *dp,
 	forward_burst_t(w, dp, in, pkts, n, now_s, now, true);
 }
 
-/* Flush every buffer (@all) or those whose oldest packet is due. */
+/* The worker's clock: the TSC, or the unit test's fake time. */
+static inline uint64_t wnow(const struct vsw_worker *w)
+{
+	return likely(w->fake_tsc == 0) ? rte_rdtsc() : w->fake_tsc;
+}
+
+/* Flush every buffer (@all) or those whose port may flush at @now. */
 static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 		      uint64_t now, bool all)
 {
@@ -324,8 +333,8 @@ static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 		uint16_t id = (uint16_t)__builtin_ctzll(d);
 
 		d &= d - 1;
-		if (all || now - w->txb[id].first_tsc >= dp->par.flush_tsc)
-			vsw_flush_port(w, dp, id);
+		if (all || (int64_t)(now - w->txb[id].next_tsc) >= 0)
+			vsw_flush_port(w, dp, id, now);
 	}
 }
 
@@ -334,7 +343,7 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_table *dp,
 			  uint32_t now_s)
 {
 	struct rte_mbuf *pkts[VSW_BURST_MAX];
-	uint64_t t0 = rte_rdtsc(), t1;
+	uint64_t t0 = wnow(w), t1;
 	uint32_t total = 0;
 
 	for (uint16_t i = 0; i < dp->wk[w->idx].n; i++) {
@@ -356,7 +365,7 @@ static uint32_t poll_once(struct vsw_worker *w, const struct vsw_table *dp,
 		else
 			forward_burst_t(w, dp, r->port, pkts, n, now_s, t0,
 					false);
-		t1 = rte_rdtsc();
+		t1 = wnow(w);
 		w->rxq[r->port][r->q].packets += n;
 		w->rxq[r->port][r->q].cycles += t1 - t0;
 		t0 = t1;

@@ -22,7 +22,9 @@
 /* Packets waiting to leave by one port (worker-private). */
 struct vsw_txbuf {
 	uint16_t n;
-	uint64_t first_tsc; /* when the oldest packet was buffered */
+	/* the TSC before which a partial buffer waits: its last flush plus
+	 * tx-flush-interval-us (a port that was quiet flushes at once) */
+	uint64_t next_tsc;
 	struct rte_mbuf *pkts[VSW_BURST_MAX];
 };
 
@@ -73,6 +75,7 @@ struct vsw_worker {
 	struct vsw_rxq_ctrs rxq[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	/* Private to the worker. */
 	struct vsw_fdb *fdb; /* the FDB it learns into and looks up */
+	uint64_t fake_tsc;   /* test only: not 0, the worker's clock */
 	uint64_t dirty;	     /* bit per port id with a non-empty txbuf */
 	const struct vsw_table *last_dp;
 	uint64_t last_rx_tsc; /* adaptive: last time a packet came in */

@@ -613,60 +613,132 @@ static void test_flush_now(void)
 	teardown(&e);
 }
 
+/* One frame a -> b (learned on p1) into p0 at fake TSC @t, polled at @t. */
+static uint32_t frame_at(struct env *e, uint64_t t, uint32_t tag)
+{
+	push(e, 0, frame(e, mac(0xb), mac(0xa), 64, tag));
+	e->w->fake_tsc = t;
+	return poll(e);
+}
+
+/* Poll at fake TSC @t with nothing new: only what is due leaves. */
+static void poll_at(struct env *e, uint64_t t)
+{
+	e->w->fake_tsc = t;
+	poll(e);
+}
+
+/*
+ * tx-flush-interval-us on fake time (1 us = 1000 TSC cycles here): a
+ * port flushes partial bursts at most once per interval, a frame to a
+ * port quiet for an interval leaves in the iteration that took it in,
+ * and none waits longer than one interval, so that a request/response
+ * round trip pays at most one interval per direction.
+ */
 static void test_flush_interval(void)
 {
+	const uint64_t I = 1000, T = 1000000;
 	struct env e;
-	uint64_t fb, fc;
 
 	setup(&e, 3);
 	e.sw.burst = 8;
+	e.sw.tx_flush_interval_us = 1;
 	rebuild(&e);
-	burst_to_b(&e, 0, 0);
-	e.dp->par.flush_tsc = UINT64_MAX / 2;
-	for (uint32_t i = 0; i < 3; i++)
-		push(&e, 0, frame(&e, mac(0xb), mac(0xa), 64, i));
-	poll(&e);
-	CHECK(sent(&e, 1) == 0 && e.w->txb[1].n == 3);
+	CHECK(e.dp->par.flush_tsc == I);
+	e.w->fake_tsc = T - 10 * I;
+	burst_to_b(&e, 0, 0); /* b on p1; p1 flushed that broadcast copy */
+	drain(&e);
+	/* p1 quiet for an interval: the frame leaves at once */
+	frame_at(&e, T, 0);
+	CHECK(sent(&e, 1) == 1 && e.w->dirty == 0);
+	/* the next one waits for the interval since that flush, no more */
+	frame_at(&e, T + 100, 1);
+	CHECK(sent(&e, 1) == 1 && e.w->txb[1].n == 1);
 	CHECK(e.w->dirty == 1u << 1);
-	poll(&e); /* nothing new, nothing due */
-	CHECK(sent(&e, 1) == 0);
+	frame_at(&e, T + 500, 2);
+	poll_at(&e, T + I - 1);
+	CHECK(sent(&e, 1) == 1 && e.w->txb[1].n == 2);
 	check_counters(&e);
-	/* the buffer reaches a burst: out at once, in order */
-	for (uint32_t i = 3; i < 10; i++)
-		push(&e, 0, frame(&e, mac(0xb), mac(0xa), 64, i));
-	poll(&e);
-	CHECK(sent(&e, 1) == 8 && e.w->txb[1].n == 2);
-	for (uint32_t i = 0; i < 8; i++)
+	poll_at(&e, T + I);
+	CHECK(sent(&e, 1) == 3 && e.w->dirty == 0);
+	for (uint32_t i = 0; i < 3; i++)
 		CHECK(sent_is(&e, 1, i, mac(0xb), mac(0xa), i));
 	drain(&e);
-	/* p0 buffers later than p1: at a time when only p1's oldest frame
-	 * has waited the interval, only p1 leaves */
-	while (rte_rdtsc() == e.w->txb[1].first_tsc)
-		;
-	push(&e, 1, frame(&e, mac(0xa), mac(0xb), 64, 20));
-	poll(&e);
-	fb = e.w->txb[1].first_tsc;
-	fc = e.w->txb[0].first_tsc;
-	CHECK(fc > fb && e.w->txb[0].n == 1);
-	e.dp->par.flush_tsc = 2 * (fc - fb);
-	vsw_worker_flush(e.w, e.dp, fc, false);
-	CHECK(sent(&e, 1) == 0 && sent(&e, 0) == 0);
-	vsw_worker_flush(e.w, e.dp, fb + e.dp->par.flush_tsc, false);
-	CHECK(sent(&e, 1) == 2 && sent(&e, 0) == 0);
-	CHECK(e.w->dirty == 1u << 0);
-	/* a poll after the interval sends what is due */
-	e.dp->par.flush_tsc = 1000;
-	while (rte_rdtsc() - fc <= 2 * 1000)
-		;
-	poll(&e);
-	CHECK(sent(&e, 0) == 1 && e.w->dirty == 0);
+	/* a full burst leaves at once, interval or not, and restarts it */
+	for (uint32_t i = 3; i < 13; i++)
+		push(&e, 0, frame(&e, mac(0xb), mac(0xa), 64, i));
+	poll_at(&e, T + I + 10); /* the rx burst is 8 too */
+	CHECK(sent(&e, 1) == 8 && e.w->txb[1].n == 0);
+	poll_at(&e, T + I + 10);
+	CHECK(sent(&e, 1) == 8 && e.w->txb[1].n == 2);
+	poll_at(&e, T + 2 * I + 9);
+	CHECK(sent(&e, 1) == 8);
+	poll_at(&e, T + 2 * I + 10);
+	CHECK(sent(&e, 1) == 10 && e.w->dirty == 0);
+	for (uint32_t i = 0; i < 10; i++)
+		CHECK(sent_is(&e, 1, i, mac(0xb), mac(0xa), 3 + i));
+	drain(&e);
+	/* ports keep their own times: p0 quiet, p1 not */
+	frame_at(&e, T + 2 * I + 20, 20);
+	push(&e, 1, frame(&e, mac(0xa), mac(0xb), 64, 21));
+	poll_at(&e, T + 2 * I + 20);
+	CHECK(sent(&e, 0) == 1 && sent(&e, 1) == 0);
 	/* and a table change flushes all through the old table */
-	e.dp->par.flush_tsc = UINT64_MAX / 2;
-	push(&e, 0, frame(&e, mac(0xb), mac(0xa), 64, 30));
-	poll(&e);
-	CHECK(sent(&e, 1) == 2);
-	vsw_worker_flush(e.w, e.dp, 0, true);
-	CHECK(sent(&e, 1) == 3 && e.w->dirty == 0);
+	vsw_worker_flush(e.w, e.dp, T + 2 * I + 21, true);
+	CHECK(sent(&e, 1) == 1 && e.w->dirty == 0);
+	drain(&e);
+	e.w->fake_tsc = 0;
+	teardown(&e);
+}
+
+/*
+ * The same rule on random arrivals: every frame leaves within one
+ * interval of the iteration that took it in (polls here are 0-300
+ * cycles apart: the bound is the interval plus that step), and a port
+ * flushes partial bursts at most once per interval.
+ */
+static void test_flush_wait_bound(void)
+{
+	const uint64_t I = 1000, STEP = 300;
+	uint64_t t = 5000000, in_at[1000], last_flush = 0;
+	unsigned int seen = 0, tag = 0;
+	struct env e;
+
+	setup(&e, 2);
+	e.sw.tx_flush_interval_us = 1;
+	rebuild(&e);
+	e.w->fake_tsc = t;
+	burst_to_b(&e, 0, 0);
+	drain(&e);
+	srand(11);
+	for (unsigned int round = 0; round < 20000 && tag < 1000; round++) {
+		unsigned int before = sent(&e, 1), k = (unsigned int)rand() % 4;
+
+		t += (uint64_t)(rand() % (int)STEP) + 1;
+		/* bursts of 0-3 frames, most iterations empty */
+		if (rand() % 5 != 0)
+			k = 0;
+		for (unsigned int j = 0; j < k && tag < 1000; j++, tag++) {
+			in_at[tag] = t;
+			push(&e, 0, frame(&e, mac(0xb), mac(0xa), 64, tag));
+		}
+		poll_at(&e, t);
+		if (sent(&e, 1) == before)
+			continue;
+		/* a partial flush: not within an interval of the last */
+		CHECK(last_flush == 0 || t - last_flush >= I);
+		last_flush = t;
+		for (; seen < sent(&e, 1); seen++) {
+			uint32_t g = tag_of(e.p[1]->sent[seen]);
+
+			CHECK(g == seen && t - in_at[g] <= I + STEP);
+		}
+	}
+	CHECK(tag == 1000);
+	poll_at(&e, t + I);
+	CHECK(sent(&e, 1) == 1000);
+	drain(&e);
+	e.w->fake_tsc = 0;
 	teardown(&e);
 }
 
@@ -1695,6 +1767,7 @@ int main(void)
 	RUN(test_queues);
 	RUN(test_flush_now);
 	RUN(test_flush_interval);
+	RUN(test_flush_wait_bound);
 	RUN(test_random);
 	RUN(test_vlan_isolation);
 	RUN(test_vlan_ingress);
