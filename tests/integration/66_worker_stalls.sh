@@ -4,7 +4,8 @@
 # iterations by length since the last stats-clear. Stalls made with the
 # test hook VSW_TEST_QS_DELAY_US (every iteration sleeps twice, D us each)
 # show as a longest iteration of at least 2 D, every iteration in a bucket
-# at or above it; a stall of the whole process (SIGSTOP, 350 ms) shows in the right bucket
+# at or above it, and as a Prometheus histogram that promtool accepts; a
+# stall of the whole process (SIGSTOP, 350 ms) shows in the right bucket
 # and goes after a stats-clear, which also empties the histogram; the
 # sleeps of the adaptive poll mode (200 ms each) are not counted as stalls.
 . "$(dirname "$0")/lib.sh"
@@ -50,6 +51,24 @@ ctl workers >"$T/workers"
 cat "$T/workers"
 grep -Eq '^worker 0: longest [0-9.]+ms \([0-9]+ cycles\) of [0-9]+:.* 4\.1-8\.19ms [0-9]+' "$T/workers" ||
 	fail "workers: no line with the longest iteration and the 4.1-8.19ms bucket"
+
+note "metrics: vsw_worker_iteration_seconds is a histogram"
+ctl metrics >"$T/metrics" || fail "metrics failed"
+grep '^vsw_worker_iteration_seconds' "$T/metrics" | head -30
+grep -q '^# TYPE vsw_worker_iteration_seconds histogram$' "$T/metrics" || fail "no histogram TYPE line"
+lab='worker="0",lcore="1"'
+inf=$(grep "^vsw_worker_iteration_seconds_bucket{$lab,le=\"+Inf\"} " "$T/metrics" | cut -d' ' -f2)
+cnt=$(grep "^vsw_worker_iteration_seconds_count{$lab} " "$T/metrics" | cut -d' ' -f2)
+low=$(grep "^vsw_worker_iteration_seconds_bucket{$lab,le=\"0.004096\"} " "$T/metrics" | cut -d' ' -f2)
+[ -n "$inf" ] && [ "$inf" = "$cnt" ] && [ "$inf" -ge 50 ] || fail "+Inf bucket '$inf', _count '$cnt'"
+[ "$low" = 0 ] || fail "le=0.004096 holds '$low' iterations, expected 0"
+grep -q "^vsw_worker_iteration_seconds_sum{$lab} [0-9]*\.[0-9]\{6\}$" "$T/metrics" || fail "no _sum in seconds"
+if [ -x /usr/bin/promtool ]; then
+	/usr/bin/promtool check metrics <"$T/metrics" >"$T/promtool" 2>&1 ||
+		fail "promtool: $(cat "$T/promtool")"
+else
+	note "promtool not installed: the format is not checked by it"
+fi
 
 note "stats-clear empties the histogram"
 before=$(wk .iter_count)
