@@ -13,6 +13,7 @@
 #include <rte_cycles.h>
 #include <rte_telemetry.h>
 
+#include "config/vsw_iter_hist.h"
 #include "control/control.h"
 #include "tel.h"
 
@@ -144,6 +145,37 @@ static void add_worker_rxqs(const struct vsw_ctl *ctl, struct rte_tel_data *c,
 	}
 }
 
+/* TSC cycles as whole microseconds, for any count (no overflow). */
+static uint64_t cycles_us(uint64_t cyc, uint64_t hz)
+{
+	return hz ? cyc / hz * 1000000 + cyc % hz * 1000000 / hz : 0;
+}
+
+/*
+ * Iteration lengths since the last stats/clear: the longest, the count,
+ * the time, and the buckets that hold any (config/vsw_iter_hist.h).
+ */
+static void add_worker_iters(const struct vsw_ctl *ctl, struct rte_tel_data *c,
+			     const struct vsw_worker *w)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	struct vsw_iter_stats st;
+	char key[48];
+
+	vsw_worker_iter_stats(ctl, w, &st);
+	rte_tel_data_add_dict_u64(c, "iter_count", st.count);
+	rte_tel_data_add_dict_u64(c, "iter_total_us", cycles_us(st.cycles, hz));
+	rte_tel_data_add_dict_u64(c, "iter_max_cycles", st.max_cycles);
+	rte_tel_data_add_dict_u64(c, "iter_max_us",
+				  cycles_us(st.max_cycles, hz));
+	for (unsigned int k = 0; k < VSW_ITER_BUCKETS; k++) {
+		if (st.hist[k] == 0)
+			continue;
+		vsw_iter_bucket_key(k, key, sizeof(key));
+		rte_tel_data_add_dict_u64(c, key, st.hist[k]);
+	}
+}
+
 static void add_worker(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 		       const struct vsw_worker *w)
 {
@@ -166,6 +198,7 @@ static void add_worker(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 	rte_tel_data_add_dict_u64(c, "sleep_us", w->sleep_us);
 	rte_tel_data_add_dict_u64(c, "wakeups_rx", w->wakeups_rx);
 	rte_tel_data_add_dict_u64(c, "rxqs", ctl->rt->table->wk[w->idx].n);
+	add_worker_iters(ctl, c, w);
 	add_worker_rxqs(ctl, c, w);
 	snprintf(key, sizeof(key), "worker%u", w->idx);
 	rte_tel_data_add_dict_container(d, key, c, 0);
@@ -248,7 +281,8 @@ int vsw_tel_register_stats(void)
 		 "[read-only] FDB entries. Parameters: [OFFSET[,COUNT<=128]]"},
 		{"/vsw/fdb/stats", cmd_fdb_stats, "[read-only] FDB counters"},
 		{"/vsw/workers", cmd_workers,
-		 "[read-only] Workers: cycles, packets, rx queues"},
+		 "[read-only] Workers: cycles, packets, iteration lengths, "
+		 "rx queues"},
 		{"/vsw/queues", cmd_queues,
 		 "[read-only] Queues of a port: worker, kicks, guest "
 		 "interrupts. Parameter: PORT"},

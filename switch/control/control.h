@@ -215,7 +215,20 @@ int vsw_queue_info(const struct vsw_ctl *ctl, struct vsw_port *p, uint16_t q,
 		   struct vsw_queue_info *qi);
 /* Counters of @port start from zero now. */
 void vsw_ctl_port_ctrs_reset(struct vsw_ctl *ctl, uint16_t port);
+/* Every port's and queue's counters and the workers' iteration
+ * histograms start from zero now. */
 void vsw_ctl_stats_clear(struct vsw_ctl *ctl);
+
+/* A worker's iteration lengths since the last stats/clear. */
+struct vsw_iter_stats {
+	uint64_t count;			 /* iterations (the sum of hist) */
+	uint64_t cycles;		 /* TSC cycles in them */
+	uint64_t max_cycles;		 /* the longest */
+	uint64_t hist[VSW_ITER_BUCKETS]; /* by bucket, config/vsw_iter_hist.h */
+};
+void vsw_worker_iter_stats(const struct vsw_ctl *ctl,
+			   const struct vsw_worker *w,
+			   struct vsw_iter_stats *out);
 
 /* watch.c: socket-watch-dir (plugs QEMU server sockets as client ports) */
 /* Start watching and plug what the directory holds; takes ctl_lock. */

@@ -5,6 +5,14 @@
  * recorded at the last `stats-clear` (or port-add).  Only workers write
  * their counters, so "clear" records a base that readers subtract.
  * Callers hold ctl_lock.
+ *
+ * The workers' iteration histograms are the exception in one respect:
+ * the longest iteration since the clear is a maximum, which no base can
+ * take back, so a clear bumps rt->clear_gen and each worker records its
+ * own base and zeroes its own maximum at the top of its next iteration
+ * (datapath/worker.c), the base and the maximum covering the same
+ * iterations; until it has, it has finished no iteration since the
+ * clear and its histogram reads empty.
  */
 #include <errno.h>
 #include <string.h>
@@ -90,4 +98,27 @@ void vsw_ctl_stats_clear(struct vsw_ctl *ctl)
 {
 	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++)
 		vsw_ctl_port_ctrs_reset(ctl, id);
+	__atomic_store_n(&ctl->rt->clear_gen, ctl->rt->clear_gen + 1,
+			 __ATOMIC_RELAXED);
+}
+
+void vsw_worker_iter_stats(const struct vsw_ctl *ctl,
+			   const struct vsw_worker *w,
+			   struct vsw_iter_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	/* acquire: the worker's base and zeroed maximum are visible */
+	if (__atomic_load_n(&w->clear_seen, __ATOMIC_ACQUIRE) !=
+	    ctl->rt->clear_gen)
+		return;
+	for (unsigned int k = 0; k < VSW_ITER_BUCKETS; k++) {
+		out->hist[k] =
+			__atomic_load_n(&w->iter_hist[k], __ATOMIC_RELAXED) -
+			w->iter_base[k];
+		out->count += out->hist[k];
+	}
+	out->cycles = __atomic_load_n(&w->busy_cycles, __ATOMIC_RELAXED) +
+		      __atomic_load_n(&w->idle_cycles, __ATOMIC_RELAXED) -
+		      w->iter_cycles_base;
+	out->max_cycles = __atomic_load_n(&w->iter_max, __ATOMIC_RELAXED);
 }

@@ -46,6 +46,8 @@ struct vsw_params {
 	uint64_t flush_tsc; /* 0: flush at the end of every iteration */
 	uint64_t idle_tsc;  /* adaptive: sleep after this long idle */
 	uint32_t max_sleep_us;
+	/* TSC cycles -> us for the iteration histogram (vsw_iter_us) */
+	uint64_t iter_us_mul;
 };
 
 #define VSW_RXQ_UNASSIGNED (-1) /* control picks a worker on the next build */

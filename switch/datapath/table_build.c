@@ -27,6 +27,7 @@
 #include "portsec.h"
 #include "table.h"
 #include "vlan.h"
+#include "config/vsw_iter_hist.h"
 
 int vsw_table_worker_of_lcore(const struct vsw_table_src *src,
 			      unsigned int lcore)
@@ -171,6 +172,7 @@ static void fill_params(const struct vsw_table_src *src, struct vsw_params *par)
 	par->flush_tsc = src->hz * c->tx_flush_interval_us / 1000000;
 	par->idle_tsc = src->hz * c->idle_threshold_us / 1000000;
 	par->max_sleep_us = c->max_sleep_us;
+	par->iter_us_mul = vsw_iter_us_mul(src->hz);
 }
 
 int vsw_table_build(const struct vsw_table_src *src, struct vsw_table *t,

@@ -36,6 +36,13 @@
  * whose queues stayed empty for idle-threshold-us arms the peers'
  * notifications and sleeps (offline for RCU) until one fires or
  * max-sleep-us passes.
+ *
+ * A stall cannot hide: each iteration's length (from the end of the last
+ * to after this one's quiescent report, the time asleep in ppoll left
+ * out) is counted in a histogram of power-of-two microsecond buckets
+ * (config/vsw_iter_hist.h) and kept if it is the longest since the last
+ * stats/clear, from the TSC read that ends each iteration (the busy/idle
+ * split made it already).
  */
 #define _GNU_SOURCE /* ppoll */
 #include <errno.h>
@@ -430,27 +437,31 @@ static void drain_queues(const struct vsw_table *dp, struct vsw_worker *w)
 
 /*
  * Adaptive idle: arm, poll once more (a packet may have slipped in before
- * arming), then sleep offline.  Returns after waking, online again.
+ * arming), then sleep offline.  Returns after waking, online again, with
+ * the TSC cycles spent in ppoll (0: it did not sleep), which the caller
+ * leaves out of the next iteration: only the sleep itself is not part of
+ * an iteration, the arming, that last poll and the draining after it are.
  */
-static void idle_sleep(struct vsw_worker *w, const struct vsw_table *dp)
+static uint64_t idle_sleep(struct vsw_worker *w, const struct vsw_table *dp)
 {
 	struct pollfd fds[MAX_SLEEP_FDS];
 	struct timespec ts;
-	uint64_t t0;
+	uint64_t t0, slept;
 	int nfds, rc;
 
 	nfds = arm_queues(dp, w, fds, true);
 	if (poll_once(w, dp, w->rt->now_s) > 0) {
 		arm_queues(dp, w, fds, false);
 		w->last_rx_tsc = rte_rdtsc();
-		return;
+		return 0;
 	}
 	ts.tv_sec = dp->par.max_sleep_us / 1000000;
 	ts.tv_nsec = (long)(dp->par.max_sleep_us % 1000000) * 1000;
 	rte_rcu_qsbr_thread_offline(w->rt->qs, w->lcore);
 	t0 = rte_rdtsc();
 	rc = ppoll(fds, (nfds_t)nfds, &ts, NULL);
-	w->sleep_us += (rte_rdtsc() - t0) * 1000000 / rte_get_tsc_hz();
+	slept = rte_rdtsc() - t0;
+	w->sleep_us += slept * 1000000 / rte_get_tsc_hz();
 	w->sleeps++;
 	if (rc > 0)
 		w->wakeups_rx++;
@@ -467,6 +478,40 @@ static void idle_sleep(struct vsw_worker *w, const struct vsw_table *dp)
 	 */
 	if (rc > 0)
 		w->last_rx_tsc = rte_rdtsc();
+	return slept;
+}
+
+/*
+ * Apply a stats/clear (rt->clear_gen moved): the histogram's base, the
+ * longest iteration zeroed, then clear_seen published for readers.
+ */
+static void iter_clear(struct vsw_worker *w, uint32_t gen)
+{
+	memcpy(w->iter_base, w->iter_hist, sizeof(w->iter_base));
+	w->iter_cycles_base = w->busy_cycles + w->idle_cycles;
+	w->iter_max = 0;
+	__atomic_store_n(&w->clear_seen, gen, __ATOMIC_RELEASE);
+}
+
+/*
+ * Count one iteration of @cyc TSC cycles (@n packets received): busy or
+ * idle, its histogram bucket, the longest.  A multiply, a lzcnt, an
+ * increment and a compare on the worker's own first cache lines.
+ */
+static inline void iter_account(struct vsw_worker *w,
+				const struct vsw_table *dp, uint32_t n,
+				uint64_t cyc)
+{
+	if (n > 0) {
+		w->busy_cycles += cyc;
+		w->rx_packets += n;
+	} else {
+		w->idle_cycles += cyc;
+	}
+	w->iterations++;
+	w->iter_hist[vsw_iter_bucket(vsw_iter_us(cyc, dp->par.iter_us_mul))]++;
+	if (unlikely(cyc > w->iter_max))
+		w->iter_max = cyc;
 }
 
 int vsw_worker_main(void *arg)
@@ -483,8 +528,12 @@ int vsw_worker_main(void *arg)
 	while (!__atomic_load_n(&w->rt->quit, __ATOMIC_RELAXED)) {
 		const struct vsw_table *dp =
 			__atomic_load_n(&w->rt->table, __ATOMIC_ACQUIRE);
+		uint32_t gen =
+			__atomic_load_n(&w->rt->clear_gen, __ATOMIC_RELAXED);
 		uint32_t n;
 
+		if (unlikely(gen != w->clear_seen))
+			iter_clear(w, gen);
 		if (dp != w->last_dp && w->last_dp != NULL) {
 			flush_due(w, w->last_dp, t0, true);
 			/* a queue moved here may still be armed by its last
@@ -495,16 +544,6 @@ int vsw_worker_main(void *arg)
 		}
 		w->last_dp = dp;
 		n = poll_once(w, dp, w->rt->now_s);
-		t1 = rte_rdtsc();
-		if (n > 0) {
-			w->busy_cycles += t1 - t0;
-			w->rx_packets += n;
-			w->last_rx_tsc = t1;
-		} else {
-			w->idle_cycles += t1 - t0;
-		}
-		t0 = t1;
-		w->iterations++;
 		/* test hook (VSW_TEST_QS_DELAY_US): stall before and after the
 		 * report, so tables change mid-iteration and the old one is
 		 * freed before the next; a late use of it would show */
@@ -513,11 +552,16 @@ int vsw_worker_main(void *arg)
 		rte_rcu_qsbr_quiescent(w->rt->qs, w->lcore);
 		if (unlikely(w->rt->test_qs_delay_us != 0))
 			rte_delay_us_sleep(w->rt->test_qs_delay_us);
+		/* the iteration ends here, its report included; an adaptive
+		 * sleep below is not part of any (t0 moves past it) */
+		t1 = rte_rdtsc();
+		iter_account(w, dp, n, t1 - t0);
+		if (n > 0)
+			w->last_rx_tsc = t1;
+		t0 = t1;
 		if (dp->par.poll_mode == VSW_POLL_ADAPTIVE && w->dirty == 0 &&
-		    t1 - w->last_rx_tsc > dp->par.idle_tsc) {
-			idle_sleep(w, dp);
-			t0 = rte_rdtsc();
-		}
+		    t1 - w->last_rx_tsc > dp->par.idle_tsc)
+			t0 += idle_sleep(w, dp);
 	}
 	if (w->last_dp != NULL)
 		flush_due(w, w->last_dp, rte_rdtsc(), true);

@@ -18,6 +18,7 @@
 #include "portsec.h"
 #include "stats.h"
 #include "table.h"
+#include "config/vsw_iter_hist.h"
 
 /* Packets waiting to leave by one port (worker-private). */
 struct vsw_txbuf {
@@ -54,6 +55,9 @@ struct vsw_rt {
 	/* test hook (VSW_TEST_QS_DELAY_US): workers sleep this long around
 	 * each quiescent report */
 	unsigned int test_qs_delay_us;
+	/* bumped by control at each stats/clear (control/counters.c);
+	 * workers compare it once per iteration (beside quit: same line) */
+	uint32_t clear_gen;
 	unsigned int n_workers;
 	struct vsw_worker *workers[VSW_MAX_WORKERS];
 };
@@ -66,6 +70,12 @@ struct vsw_worker {
 	uint64_t iterations;
 	uint64_t busy_cycles; /* TSC in iterations that moved packets */
 	uint64_t idle_cycles;
+	/* Iteration lengths (config/vsw_iter_hist.h), beside the counters
+	 * every iteration writes: the longest since the last clear (TSC;
+	 * reset by this worker, see clear_seen) and the count per bucket
+	 * since start (readers subtract iter_base). */
+	uint64_t iter_max;
+	uint64_t iter_hist[VSW_ITER_BUCKETS];
 	uint64_t rx_packets;
 	uint64_t sleeps;     /* adaptive: times it slept */
 	uint64_t sleep_us;   /* adaptive: time asleep */
@@ -73,6 +83,17 @@ struct vsw_worker {
 	struct vsw_fdb_wstats fdbst;
 	struct vsw_port_ctrs ctrs[VSW_MAX_PORTS];
 	struct vsw_rxq_ctrs rxq[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	/*
+	 * The last clear as this worker applied it: at the top of the first
+	 * iteration that sees rt->clear_gen change, it copies iter_hist and
+	 * busy + idle cycles here, zeroes iter_max, then release-stores
+	 * clear_seen.  Written by this worker; read by telemetry, which
+	 * reports nothing while clear_seen != rt->clear_gen (the worker has
+	 * not finished an iteration since the clear: it may be asleep).
+	 */
+	uint64_t iter_base[VSW_ITER_BUCKETS];
+	uint64_t iter_cycles_base;
+	uint32_t clear_seen;
 	/* Private to the worker. */
 	struct vsw_fdb *fdb; /* the FDB it learns into and looks up */
 	uint64_t fake_tsc;   /* test only: not 0, the worker's clock */

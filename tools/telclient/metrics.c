@@ -10,8 +10,10 @@
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "config/vsw_counters.h"
+#include "config/vsw_iter_hist.h"
 #include "metrics.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -324,6 +326,54 @@ static void rxq_share_metrics(FILE *f, const struct target *t, size_t n)
 	}
 }
 
+/*
+ * vsw_worker_iteration_seconds: each worker's iteration lengths since the
+ * last stats-clear as a Prometheus histogram.  The worker's buckets
+ * (config/vsw_iter_hist.h; /vsw/workers leaves out the empty ones) made
+ * cumulative, `le` their upper bounds in seconds, written exactly (an
+ * iteration of exactly a bound, in whole microseconds, counts above it:
+ * the worker's buckets leave out their upper bound); _count is the +Inf
+ * bucket, _sum iter_total_us.
+ */
+static void iter_histogram(FILE *f, const struct target *t, size_t n)
+{
+	static const char name[] = "vsw_worker_iteration_seconds";
+	char key[48];
+	int shown = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *sum = json_object_get(t[i].obj, "iter_total_us");
+		uint64_t cum = 0, hi;
+
+		if (!is_num(sum))
+			continue;
+		if (!shown++)
+			header(f, name, "histogram",
+			       "Poll loop iterations by length since the last "
+			       "stats-clear (adaptive sleeps left out)");
+		for (unsigned int k = 0; k < VSW_ITER_BUCKETS; k++) {
+			vsw_iter_bucket_key(k, key, sizeof(key));
+			cum += u64_of(t[i].obj, key);
+			hi = vsw_iter_bucket_hi(k);
+			if (hi != 0)
+				fprintf(f,
+					"%s_bucket{%s,le=\"%" PRIu64
+					".%06" PRIu64 "\"} %" PRIu64 "\n",
+					name, t[i].labels, hi / 1000000,
+					hi % 1000000, cum);
+			else
+				fprintf(f,
+					"%s_bucket{%s,le=\"+Inf\"} %" PRIu64
+					"\n",
+					name, t[i].labels, cum);
+		}
+		micro_sample(f, "vsw_worker_iteration_seconds_sum", t[i].labels,
+			     sum);
+		fprintf(f, "%s_count{%s} %" PRIu64 "\n", name, t[i].labels,
+			cum);
+	}
+}
+
 static void worker_metrics(FILE *f, json_t *wk)
 {
 	static const struct fam fams[] = {
@@ -365,6 +415,7 @@ static void worker_metrics(FILE *f, json_t *wk)
 	}
 	families(f, fams, NFAM(fams), t, n);
 	rxq_share_metrics(f, t, n);
+	iter_histogram(f, t, n);
 	targets_free(t, n);
 }
 

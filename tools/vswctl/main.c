@@ -37,7 +37,7 @@ static const struct verb verbs[] = {
 	 "a port NAME"},
 	{"fdb", 0, 2, "[--port NAME]", "MAC table (forwarding database)",
 	 verb_fdb, NULL},
-	{"workers", 0, 0, "", "workers: load, cycles/packet, rx queues",
+	{"workers", 0, 0, "", "workers: load, cycles/packet, rx queues, stalls",
 	 verb_workers, NULL},
 	{"queues", 1, 1, "PORT", "rx queues of a port, guest interrupts",
 	 verb_queues, "a PORT name"},

@@ -3,6 +3,7 @@
  * PORT, fdb-stats (docs/cli.md).
  */
 #define _GNU_SOURCE /* strndup */
+#include "config/vsw_iter_hist.h"
 #include "vswctl.h"
 
 #include <inttypes.h>
@@ -340,6 +341,79 @@ static void worker_rxqs(struct table *t, const char *name, json_t *w)
 	}
 }
 
+static int dur_unit(uint64_t us)
+{
+	return us < 1000 ? 0 : us < 1000000 ? 1 : 2;
+}
+
+/* A duration in us as a person reads it: "512us", "4.1ms", "1.05s"; in
+ * @unit (0 us, 1 ms, 2 s), or its own when @unit is -1. */
+static void dur_text(char *buf, size_t len, uint64_t us, int unit)
+{
+	static const char *const names[] = {"us", "ms", "s"};
+	static const double div[] = {1, 1e3, 1e6};
+
+	if (unit < 0)
+		unit = dur_unit(us);
+	snprintf(buf, len, "%.3g%s", (double)us / div[unit], names[unit]);
+}
+
+/* Bucket k as "<1us", "1-2us", "512us-1.02ms", "4.1-8.19ms", ">=1.05s". */
+static void bucket_text(char *buf, size_t len, unsigned int k)
+{
+	uint64_t lo = vsw_iter_bucket_lo(k), hi = vsw_iter_bucket_hi(k);
+	char a[16], b[16];
+
+	dur_text(b, sizeof(b), hi ? hi : lo, -1);
+	if (k == 0) {
+		snprintf(buf, len, "<%s", b);
+	} else if (hi == 0) {
+		snprintf(buf, len, ">=%s", b);
+	} else if (dur_unit(lo) == dur_unit(hi)) {
+		dur_text(a, sizeof(a), lo, dur_unit(hi));
+		a[strcspn(a, "mus")] = '\0'; /* the unit once, after hi */
+		snprintf(buf, len, "%s-%s", a, b);
+	} else {
+		dur_text(a, sizeof(a), lo, -1);
+		snprintf(buf, len, "%s-%s", a, b);
+	}
+}
+
+/*
+ * "worker 0: longest 6.21ms (16146000 cycles) of 1234: <1us 1200, ..."
+ * from the iter_* members (since the last stats-clear; a bucket without
+ * iterations is not in the reply), under a heading before the first.
+ */
+static void worker_iters(const char *name, json_t *w, int *shown)
+{
+	uint64_t n = u64_of(w, "iter_count");
+	char key[48], text[32];
+
+	if (json_object_get(w, "iter_count") == NULL)
+		return; /* a vsw without the histogram */
+	if (!(*shown)++)
+		printf("\niteration lengths since the last stats-clear:\n");
+	printf("worker %s: ", worker_id(name));
+	if (n == 0) {
+		printf("no iteration since the last stats-clear\n");
+		return;
+	}
+	dur_text(text, sizeof(text), u64_of(w, "iter_max_us"), -1);
+	printf("longest %s (%" PRIu64 " cycles) of %" PRIu64 ":", text,
+	       u64_of(w, "iter_max_cycles"), n);
+	for (unsigned int k = 0, first = 1; k < VSW_ITER_BUCKETS; k++) {
+		uint64_t c;
+
+		vsw_iter_bucket_key(k, key, sizeof(key));
+		if ((c = u64_of(w, key)) == 0)
+			continue;
+		bucket_text(text, sizeof(text), k);
+		printf("%s %s %" PRIu64, first ? "" : ",", text, c);
+		first = 0;
+	}
+	putchar('\n');
+}
+
 int verb_workers(struct ctl *ctl, int argc, char **argv)
 {
 	static const char *const heads[] = {"WORKER",  "LCORE",	  "BUSY%",
@@ -351,7 +425,7 @@ int verb_workers(struct ctl *ctl, int argc, char **argv)
 	struct table q = {.ncols = 4, .heads = qheads, .align = "llrr"};
 	json_t *reply, *data, *m;
 	const char *key;
-	int rc;
+	int rc, shown = 0;
 
 	(void)argc;
 	(void)argv;
@@ -367,6 +441,9 @@ int verb_workers(struct ctl *ctl, int argc, char **argv)
 		putchar('\n');
 		table_print(&q);
 	}
+	json_object_foreach (data, key, m)
+		if (json_is_object(m))
+			worker_iters(key, m, &shown);
 	json_decref(reply);
 	return EXIT_OK;
 }
