@@ -15,6 +15,7 @@ SCHEDn: "<worker ns on CPU> <worker ns waiting for a CPU> <wall ns>".
 SAMPLEn: a guest line "VSW-S: UPTIME irq=N dev=BYTES PACKETS ERRS DROP ...".
 """
 import json
+import re
 import statistics
 import sys
 
@@ -224,7 +225,42 @@ def cmd_idle(mode, s0, s1, w0, w1):
     print(json.dumps(rec))
 
 
-SHOW = ["kind", "dut", "test", "rx_mode", "mode", "rate", "interval", "round", "tps", "tx_mpps", "rx_mpps",
+PING_SENT = re.compile(r"(\d+) packets transmitted, (\d+) packets received")
+PING_RTT = re.compile(r"round-trip min/avg/max = ([\d.]+)/([\d.]+)/([\d.]+) ms")
+
+
+def ping_sums(text):
+    """Busybox ping -q summaries in TEXT: (sent, received, [avg ms...])."""
+    sent = recv = 0
+    for a, b in PING_SENT.findall(text):
+        sent += int(a)
+        recv += int(b)
+    return sent, recv, [float(m[1]) for m in PING_RTT.findall(text)]
+
+
+def cmd_qrrtrial(extra, logf, loop):
+    """qrr: guest A's loop number LOOP in its console log LOGF (VSW-Q1,
+    VSW-Q8: 3 s of `ping -A`, one or eight at once; VSW-QP: 10 pings 0.1 s
+    apart)."""
+    rec = {"kind": "qrr"}
+    rec.update(json.loads(extra))
+    lines = {}
+    with open(logf, errors="replace") as fh:
+        for l in fh:
+            m = re.match(r"(VSW-Q[18P]): (\d+) (.*)", l.strip())
+            if m and m.group(2) == loop:
+                lines[m.group(1)] = m.group(3)
+    for tag, key in (("VSW-Q1", "rr1"), ("VSW-Q8", "rr8"), ("VSW-QP", "ping")):
+        sent, recv, avg = ping_sums(lines.get(tag, ""))
+        rec[key + "_sent"], rec[key + "_recv"] = sent, recv
+        rec[key + "_avg_ms"] = round(sum(avg) / len(avg), 3) if avg else None
+        if key != "ping":
+            rec[key + "_tps"] = round(recv / 3.0, 1)
+    rec["ok"] = all(t in lines for t in ("VSW-Q1", "VSW-Q8", "VSW-QP"))
+    print(json.dumps(rec))
+
+
+SHOW = ["kind", "dut", "rr1_tps", "rr8_tps", "rr1_avg_ms", "ping_avg_ms", "test", "rx_mode", "mode", "rate", "interval", "round", "tps", "tx_mpps", "rx_mpps",
         "rcv_cpu_pct", "calls_per_pkt_vm0", "timeouts", "loss_pct", "kicks_per_pkt",
         "calls_per_pkt", "pkts_per_enqueue", "pkts_per_flush", "cyc_per_pkt", "lat_p50_us",
         "lat_p99_us", "worker_cpu_pct", "worker_wait_pct", "sent", "guest_rx", "guest_irqs",
@@ -536,6 +572,30 @@ def cmd_report(path, machf, outdir):
                              "pkts/flush", "guest virtio IRQs", "IRQs/pkt (guest)",
                              "vsw drops tx_full", "guest rx drop (no handler)"], v_rows))
 
+    # qrr: QEMU Linux guests pinging through vsw and OVS
+    q_rows = []
+    for fi in (0, 50):
+        row = [str(fi)]
+        got = False
+        for key, fmt in (("rr1_tps", "%.0f"), ("rr8_tps", "%.0f"), ("rr1_avg_ms", "%.3f"), ("ping_avg_ms", "%.3f")):
+            v = {}
+            for dut in ("vsw", "ovs"):
+                rs = [r for r in by("qrr", dut=dut, interval=fi) if r.get("ok")]
+                v[dut] = med(r.get(key) for r in rs)
+                got = got or bool(rs)
+            rat = ratio(v["vsw"], v["ovs"]) if key.endswith("tps") else ratio(v["ovs"], v["vsw"])
+            row += [f(v["vsw"], fmt), f(v["ovs"], fmt), f(rat)]
+        if got:
+            q_rows.append(row)
+            res.setdefault("qrr", []).append(row)
+    if q_rows:
+        n = max(len(by("qrr", dut=d)) for d in ("vsw", "ovs")) // 2
+        md.append("\n### qrr) QEMU/TCG Linux guests pinging each other, vsw and OVS (medians of %d rounds; relative figures)\n" % n)
+        md.append("`ping -A` 3 s, one (rr1) or eight at once (rr8): echoes/s; mean round trip of rr1 and of 10 pings 0.1 s apart. "
+                  "vsw/OVS: echoes/s vsw over OVS; round trips OVS over vsw (above 1: vsw faster).\n")
+        md.append(table(["tx-flush-interval-us", "rr1/s vsw", "OVS", "vsw/OVS", "rr8/s vsw", "OVS", "vsw/OVS",
+                         "rr1 ms vsw", "OVS", "OVS/vsw", "ping ms vsw", "OVS", "OVS/vsw"], q_rows))
+
     # c) adaptive vs busy
     c_md = []
     irs = by("idle")
@@ -657,6 +717,8 @@ def main(a):
         cmd_vmtrial(*a[2:])
     elif c == "vmidle" and len(a) == 5:
         cmd_vmidle(*a[2:])
+    elif c == "qrrtrial" and len(a) == 5:
+        cmd_qrrtrial(*a[2:])
     elif c == "idle" and len(a) == 7:
         cmd_idle(*a[2:])
     elif c == "show" and len(a) == 3:
