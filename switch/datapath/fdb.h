@@ -211,4 +211,21 @@ unsigned int vsw_fdb_walk(const struct vsw_fdb *fdb, uint64_t *pos,
 
 const struct vsw_fdb_cstats *vsw_fdb_cstats(const struct vsw_fdb *fdb);
 
+/* What vsw_fdb_audit found. */
+struct vsw_fdb_audit {
+	uint32_t entries; /* valid keys */
+	uint32_t second;  /* of them, in their second bucket */
+	uint32_t foreign; /* keys in neither of their buckets (must be 0) */
+	uint32_t twice;	  /* keys held by two slots (must be 0) */
+	uint32_t ovf_bad; /* buckets whose overflow count is wrong (0) */
+};
+
+/*
+ * Check the table's invariants (each key once, in one of its two buckets;
+ * every bucket's count of keys that overflowed from it exact) and count
+ * where the keys are.  Walks the whole table and hashes every key: tests
+ * and control, with no writer running.  Returns the number of problems.
+ */
+unsigned int vsw_fdb_audit(const struct vsw_fdb *fdb, struct vsw_fdb_audit *a);
+
 #endif /* VSW_FDB_H */

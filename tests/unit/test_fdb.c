@@ -31,6 +31,20 @@ static struct vsw_fdb *mk(uint32_t max)
 	return vsw_fdb_create(&p);
 }
 
+/* The table's invariants hold (vsw_fdb_audit); its counts in *a. */
+static bool audit_ok(const struct vsw_fdb *f, struct vsw_fdb_audit *a)
+{
+	unsigned int bad = vsw_fdb_audit(f, a);
+
+	if (bad != 0)
+		fprintf(stderr,
+			"audit: %u entries %u second %u foreign "
+			"%u twice %u bad overflow counts\n",
+			a->entries, a->second, a->foreign, a->twice,
+			a->ovf_bad);
+	return bad == 0 && a->entries == vsw_fdb_count(f);
+}
+
 static uint64_t key_n(uint32_t n, uint16_t vlan)
 {
 	uint8_t mac[6] = {0x02,
@@ -177,6 +191,7 @@ static void test_full_table(void)
 {
 	struct vsw_fdb *f = mk(100);
 	struct vsw_fdb_wstats ws = {0};
+	struct vsw_fdb_audit au;
 	uint32_t learned = 0, k;
 	uint64_t v;
 
@@ -195,6 +210,7 @@ static void test_full_table(void)
 		;
 	CHECK(vsw_fdb_lookup(f, key_n(k, 0), &v));
 	CHECK(vsw_fdb_learn(f, key_n(k, 0), 2, 2, &ws) == 2);
+	CHECK(audit_ok(f, &au));
 	/* room again after aging */
 	CHECK(vsw_fdb_age(f, 1000, 10) == 100);
 	CHECK(vsw_fdb_learn(f, key_n(5000, 0), 1, 1000, &ws) == 1);
@@ -302,6 +318,7 @@ static void test_randomized(void)
 	enum { N = 10000, MAX = 16384 }; /* never full: nothing evicted */
 	struct vsw_fdb *f = mk(MAX);
 	struct vsw_fdb_wstats ws = {0};
+	struct vsw_fdb_audit au;
 	static uint16_t ref[N]; /* 0 = absent, else port + 1 */
 	uint32_t in = 0, mismatches = 0;
 	uint64_t v;
@@ -341,10 +358,16 @@ static void test_randomized(void)
 	CHECK(ws.evicted == 0);
 	CHECK(mismatches == 0);
 	CHECK(vsw_fdb_count(f) == in);
+	CHECK(audit_ok(f, &au));
 	/* fill to the limit: bucket overflow must be rare */
 	for (uint32_t i = 100000; vsw_fdb_count(f) < MAX && i < 400000; i++)
 		vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws);
 	CHECK(vsw_fdb_count(f) == MAX);
+	CHECK(audit_ok(f, &au));
+	/* and empty again: every overflow count back to 0 */
+	for (uint32_t i = 0; i < 400000; i++)
+		vsw_fdb_del(f, key_n(i, 0));
+	CHECK(audit_ok(f, &au) && au.entries == 0);
 	vsw_fdb_destroy(f);
 }
 
@@ -388,6 +411,7 @@ static void test_flood_fairness(void)
 {
 	struct vsw_fdb *f = mk(1024);
 	struct vsw_fdb_wstats ws = {0};
+	struct vsw_fdb_audit au;
 	uint32_t miss = 0;
 	uint64_t v;
 
@@ -410,10 +434,51 @@ static void test_flood_fairness(void)
 	/* an overshoot (victims with no flooder entry in their buckets) is
 	 * trimmed from the flooder, back to the size */
 	CHECK(vsw_fdb_count(f) <= 1024 + 1024 / 8);
+	CHECK(audit_ok(f, &au));
 	vsw_fdb_trim(f, 10);
 	CHECK(vsw_fdb_count(f) <= 1024);
 	for (uint32_t i = 0; i < 40; i++)
 		CHECK(vsw_fdb_lookup(f, key_n(i, 0), &v));
+	CHECK(audit_ok(f, &au));
+	vsw_fdb_destroy(f);
+}
+
+/*
+ * Layout (fdb.c): a key sits in its first bucket whenever that has room,
+ * so at the load tools/bench gives the table (N MACs in fdb-size 2N, a
+ * quarter of the slots) nearly every key is found on one cache line; and
+ * a table filled to its size still takes every key without evicting any
+ * (a full pair of buckets moves one key to its other bucket).
+ */
+static void test_first_bucket(void)
+{
+	enum { MAX = 1 << 15 };
+	struct vsw_fdb *f = mk(MAX);
+	struct vsw_fdb_wstats ws = {0};
+	struct vsw_fdb_audit au;
+	uint32_t bad = 0;
+	uint64_t v;
+
+	for (uint32_t i = 0; i < MAX / 2; i++)
+		bad += vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws) != 1;
+	CHECK(bad == 0 && audit_ok(f, &au));
+	CHECK(au.second < au.entries / 100); /* under 1 % on two lines */
+	for (uint32_t i = MAX / 2; i < MAX; i++)
+		bad += vsw_fdb_learn(f, key_n(i, 0), 2, 1, &ws) != 1;
+	CHECK(bad == 0 && ws.evicted == 0 && ws.refused == 0);
+	CHECK(audit_ok(f, &au) && au.entries == MAX);
+	CHECK(au.second < au.entries / 10);
+	/* a key in its second bucket is found after its first gets room */
+	for (uint32_t i = 0; i < MAX; i += 2)
+		vsw_fdb_del(f, key_n(i, 0));
+	for (uint32_t i = 1; i < MAX; i += 2)
+		bad += !vsw_fdb_lookup(f, key_n(i, 0), &v) ||
+		       vsw_fdb_val_port(v) != (i < MAX / 2 ? 1 : 2);
+	CHECK(bad == 0 && audit_ok(f, &au) && au.second > 0);
+	/* and is not learned twice */
+	for (uint32_t i = 1; i < MAX; i += 2)
+		bad += vsw_fdb_learn(f, key_n(i, 0), 3, 2, &ws) != 2;
+	CHECK(bad == 0 && audit_ok(f, &au) && au.entries == MAX / 2);
 	vsw_fdb_destroy(f);
 }
 
@@ -568,6 +633,7 @@ int main(void)
 	RUN(test_learn_bulk);
 	RUN(test_walk_pages);
 	RUN(test_randomized);
+	RUN(test_first_bucket);
 	RUN(test_port_limit);
 	RUN(test_flood_fairness);
 	RUN(test_keyed_hash);
