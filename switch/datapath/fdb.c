@@ -617,6 +617,40 @@ void vsw_fdb_learn_bulk(struct vsw_fdb *f, const uint64_t *keys, unsigned int n,
 		learn_at(f, keys[i], b1[i], b2[i], port, now, ws);
 }
 
+uint64_t vsw_fdb_prefetch(const struct vsw_fdb *f, uint64_t key)
+{
+	uint64_t h = keyed_hash(f, key);
+
+	__builtin_prefetch(&f->b[(uint32_t)h & f->mask]);
+	return h;
+}
+
+void vsw_fdb_learn_hashed(struct vsw_fdb *f, const uint64_t *keys,
+			  const uint64_t *hashes, unsigned int n, uint16_t port,
+			  uint32_t now, struct vsw_fdb_wstats *ws)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t b1, b2;
+
+		buckets_of_hash(f, hashes[i], &b1, &b2);
+		learn_at(f, keys[i], b1, b2, port, now, ws);
+	}
+}
+
+void vsw_fdb_lookup_hashed(const struct vsw_fdb *f, const uint64_t *keys,
+			   const uint64_t *hashes, unsigned int n,
+			   uint64_t *vals)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t b1, b2;
+		struct slot *s;
+
+		buckets_of_hash(f, hashes[i], &b1, &b2);
+		s = find(f, keys[i], b1, b2);
+		vals[i] = s != NULL ? read_val(s, keys[i]) : 0;
+	}
+}
+
 int vsw_fdb_add_static(struct vsw_fdb *f, uint64_t key, uint16_t port,
 		       uint32_t now)
 {

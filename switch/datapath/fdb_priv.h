@@ -76,15 +76,20 @@ static inline uint64_t keyed_hash(const struct vsw_fdb *f, uint64_t x)
 	return x;
 }
 
-static inline void buckets_of(const struct vsw_fdb *f, uint64_t key,
-			      uint32_t *b1, uint32_t *b2)
+/* A key's two buckets from its hash (keyed_hash). */
+static inline void buckets_of_hash(const struct vsw_fdb *f, uint64_t h,
+				   uint32_t *b1, uint32_t *b2)
 {
-	uint64_t h = keyed_hash(f, key);
-
 	*b1 = (uint32_t)h & f->mask;
 	*b2 = (uint32_t)(h >> 32) & f->mask;
 	if (*b2 == *b1)
 		*b2 = *b1 ^ (f->mask & 1u);
+}
+
+static inline void buckets_of(const struct vsw_fdb *f, uint64_t key,
+			      uint32_t *b1, uint32_t *b2)
+{
+	buckets_of_hash(f, keyed_hash(f, key), b1, b2);
 }
 
 /* Every entry that comes or goes passes here: per-port dynamic counts

@@ -221,7 +221,7 @@ static void test_bulk_matches_single(void)
 {
 	struct vsw_fdb *f = mk(4096);
 	struct vsw_fdb_wstats ws = {0};
-	uint64_t keys[256], vals[256], v;
+	uint64_t keys[256], vals[256], hashes[256], hvals[256], v;
 	int bad = 0;
 
 	for (uint32_t i = 0; i < 2000; i += 2)
@@ -235,39 +235,51 @@ static void test_bulk_matches_single(void)
 		if (hit != (vals[i] != 0) || (hit && v != vals[i]))
 			bad++;
 	}
+	/* the worker's split form: prefetch (hash) first, look up later */
+	for (uint32_t i = 0; i < 256; i++)
+		hashes[i] = vsw_fdb_prefetch(f, keys[i]);
+	vsw_fdb_lookup_hashed(f, keys, hashes, 256, hvals);
+	bad += memcmp(vals, hvals, sizeof(vals)) != 0;
 	CHECK(bad == 0);
 	vsw_fdb_destroy(f);
 }
 
-/* Bulk learning gives the table and counters sequential learning gives. */
+/* Bulk learning, and its split form (prefetch, then learn with the
+ * hashes), give the table and counters sequential learning gives. */
 static void test_learn_bulk(void)
 {
-	struct vsw_fdb *a = mk(1024), *b = mk(1024);
-	struct vsw_fdb_wstats wa = {0}, wb = {0};
-	uint64_t keys[64], va, vb;
+	struct vsw_fdb *a = mk(1024), *b = mk(1024), *c = mk(1024);
+	struct vsw_fdb_wstats wa = {0}, wb = {0}, wc = {0};
+	uint64_t keys[64], hashes[64], va, vb, vc;
 	int bad = 0;
 
-	for (uint32_t i = 0; i < 64; i++)
+	for (uint32_t i = 0; i < 64; i++) {
 		keys[i] = key_n(i % 40, 0); /* repeats inside the burst */
+		hashes[i] = vsw_fdb_prefetch(c, keys[i]);
+	}
 	vsw_fdb_learn_bulk(a, keys, 64, 3, 5, &wa);
+	vsw_fdb_learn_hashed(c, keys, hashes, 64, 3, 5, &wc);
 	for (uint32_t i = 0; i < 64; i++)
 		vsw_fdb_learn(b, keys[i], 3, 5, &wb);
 	vsw_fdb_learn_bulk(a, keys, 10, 4, 6, &wa); /* moves 10 */
+	vsw_fdb_learn_hashed(c, keys, hashes, 10, 4, 6, &wc);
 	for (uint32_t i = 0; i < 10; i++)
 		vsw_fdb_learn(b, keys[i], 4, 6, &wb);
 	for (uint32_t i = 0; i < 64; i++) {
 		bool ha = vsw_fdb_lookup(a, keys[i], &va);
 		bool hb = vsw_fdb_lookup(b, keys[i], &vb);
+		bool hc = vsw_fdb_lookup(c, keys[i], &vc);
 
-		if (!ha || !hb || va != vb)
+		if (!ha || !hb || !hc || va != vb || vc != vb)
 			bad++;
 	}
 	CHECK(bad == 0);
-	CHECK(wa.learned == 40 && wb.learned == 40);
-	CHECK(wa.moved == 10 && wb.moved == 10);
-	CHECK(vsw_fdb_count(a) == 40);
+	CHECK(wa.learned == 40 && wb.learned == 40 && wc.learned == 40);
+	CHECK(wa.moved == 10 && wb.moved == 10 && wc.moved == 10);
+	CHECK(vsw_fdb_count(a) == 40 && vsw_fdb_count(c) == 40);
 	vsw_fdb_destroy(a);
 	vsw_fdb_destroy(b);
+	vsw_fdb_destroy(c);
 }
 
 static unsigned int walked;
