@@ -8,7 +8,8 @@
  * slot 0's value, see OVF_SHIFT), so a lookup or a learn reads the second
  * line only when the key is not in the first and that count is not 0:
  * in the common case one cache line per source learned and per
- * destination looked up, one prefetch per key in the bulk forms.  The
+ * destination looked up, one prefetch per key (vsw_fdb_prefetch, which
+ * the worker calls as it parses each frame, and the bulk forms).  The
  * table holds twice its size in slots, so at its size half the slots are
  * used and about 4 % of keys sit in their second bucket; at the quarter
  * tools/bench's fdb-size 2N gives, 0.4 %.  When both buckets of a new key
@@ -22,14 +23,15 @@
  * into 8 bytes would need a fingerprint and a second array, i.e. a
  * second line per key, and four slots per line already fit the two-choice
  * load; the line count per key, not the slot size, is what costs at 1M
- * MACs.
+ * MACs: 1M entries need 16 MB at least, far beyond the few MB of cache a
+ * core gets, so each key's line comes from DRAM (docs/performance.md).
  *
- * Readers (workers) are lock-free: a slot's key is
- * published with a release store after its value, and a slot is never
- * reused until a grace period has passed since its key was retired, so a
- * reader that matched a key reads that key's value.  Refreshing an entry
- * is a single atomic store, done only when the port or the second changed
- * (no dirty cache line per packet).  Inserting takes try-locks on the two
+ * Readers (workers) are lock-free: a slot's key is published with a
+ * release store after its value, and a slot is never reused until a grace
+ * period has passed since its key was retired, so a reader that matched a
+ * key reads that key's value.  Refreshing an entry is a single atomic
+ * store, done only when the port changed or the last-seen time is
+ * refresh_s old (no dirty cache line per packet).  Inserting takes try-locks on the two
  * candidate buckets' lock stripes and gives up on contention: losing a
  * race costs one unlearned packet, never a wait on the fast path.  Control
  * (aging, flush, delete) retires keys to a tombstone, waits for the grace
