@@ -408,22 +408,12 @@ static void move_then_take(struct vsw_fdb *f, struct slot *s, uint32_t sb,
 		ovf_add(&f->b[h], -1);
 }
 
-/*
- * Both of @key's buckets are full (stripes locked) and the table has room
- * (counted): move one key of @b1, else of @b2, to its other bucket if
- * that has an empty slot (its stripe try-locked), and put @key in the
- * freed slot.  The moved key is published at its new place before its
- * old slot is replaced in place (as an eviction does), so a reader finds
- * it at one place or the other, or misses in the instant between as it
- * would against an eviction.  One step of cuckoo hashing: with keys in
- * their first bucket whenever it has room, about 4 new keys in 1,000
- * find both buckets full at half load (a simulation), and the move makes
- * that rarer than it was with the emptier bucket chosen.
- */
-static bool kick_locked(struct vsw_fdb *f, uint32_t b1, uint32_t b2,
-			uint64_t key, uint64_t val)
+/* kick_locked's search: the first key of bs[0], then bs[1], that can
+ * move to its other bucket. */
+static bool kick_one(struct vsw_fdb *f, const uint32_t bs[2], uint64_t key,
+		     uint64_t val)
 {
-	const uint32_t bs[2] = {b1, b2};
+	const uint32_t b1 = bs[0], b2 = bs[1];
 
 	for (int j = 0; j < 2; j++) {
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
@@ -451,6 +441,33 @@ static bool kick_locked(struct vsw_fdb *f, uint32_t b1, uint32_t b2,
 		}
 	}
 	return false;
+}
+
+/*
+ * Both of @key's buckets are full (stripes locked) and the table has room
+ * (counted): move one key of @b1, else of @b2, to its other bucket if
+ * that has an empty slot (its stripe try-locked), and put @key in the
+ * freed slot.  The moved key is published at its new place before its
+ * old slot is replaced in place (as an eviction does), so a reader finds
+ * it at one place or the other, or misses in the instant between as it
+ * would against an eviction.  No key moves while control scans the
+ * table (scan_begin), or a flush could miss a key moved from a bucket it
+ * had not reached to one it had passed.  One step of cuckoo hashing: with
+ * keys in their first bucket whenever it has room, about 4 new keys in
+ * 1,000 find both buckets full at half load (a simulation), and the move
+ * makes that rarer than it was with the emptier bucket chosen.
+ */
+static bool kick_locked(struct vsw_fdb *f, uint32_t b1, uint32_t b2,
+			uint64_t key, uint64_t val)
+{
+	const uint32_t bs[2] = {b1, b2};
+	bool moved = false;
+
+	__atomic_add_fetch(&f->moving, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&f->scanning, __ATOMIC_SEQ_CST) == 0)
+		moved = kick_one(f, bs, key, val);
+	__atomic_sub_fetch(&f->moving, 1, __ATOMIC_RELEASE);
+	return moved;
 }
 
 /*

@@ -95,11 +95,13 @@ int vsw_fdb_del(struct vsw_fdb *f, uint64_t key)
 
 	buckets_of(f, key, &b1, &b2);
 	done = false;
+	scan_begin(f);
 	for (int i = 0; i < SLOTS_PER_BUCKET && !done; i++) {
 		done = retire(f, b1, &f->b[b1].s[i], key, NULL, NULL);
 		if (!done)
 			done = retire(f, b2, &f->b[b2].s[i], key, NULL, NULL);
 	}
+	scan_end(f);
 	if (!done)
 		return -ENOENT;
 	f->cst.deleted++;
@@ -112,6 +114,7 @@ static unsigned int remove_matching(struct vsw_fdb *f, match_fn match,
 {
 	unsigned int n = 0;
 
+	scan_begin(f);
 	for (uint32_t b = 0; b <= f->mask; b++) {
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
 			struct slot *s = &f->b[b].s[i];
@@ -125,6 +128,7 @@ static unsigned int remove_matching(struct vsw_fdb *f, match_fn match,
 				n++;
 		}
 	}
+	scan_end(f);
 	if (n > 0)
 		reclaim(f);
 	return n;
@@ -227,6 +231,7 @@ static unsigned int evict_oldest(struct vsw_fdb *f, uint16_t port,
 	for (a.min_class = 33; a.min_class > 0 && cum < need;)
 		cum += hist[--a.min_class];
 	/* everything older than the threshold class, then from that class */
+	scan_begin(f);
 	for (int pass = 0; pass < 2; pass++) {
 		struct evict_arg p = a;
 
@@ -236,6 +241,7 @@ static unsigned int evict_oldest(struct vsw_fdb *f, uint16_t port,
 				n += retire(f, b, &f->b[b].s[i], 0,
 					    is_old_of_port, &p);
 	}
+	scan_end(f);
 	return n;
 }
 

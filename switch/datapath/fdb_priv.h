@@ -56,6 +56,12 @@ struct vsw_fdb {
 	/* dynamic entries per port (atomic; writers: learners, control) */
 	uint32_t pcount[VSW_FDB_PORTS];
 	uint32_t n_static; /* static entries (atomic; writer: control) */
+	/* No key moves between buckets while control scans (fdb.c,
+	 * kick_locked): control sets scanning, then waits for moving to
+	 * drop to 0; a learner counts itself in moving, then checks
+	 * scanning (both sequentially consistent, so one sees the other). */
+	uint32_t scanning;	       /* writer: control */
+	uint32_t moving;	       /* writers: learners moving a key */
 	uint32_t limit[VSW_FDB_PORTS]; /* writer: control; 0 = none */
 };
 
@@ -151,6 +157,19 @@ static inline void ovf_add(struct bucket *b, int d)
 	c = d > 0 ? c + 1 : c - 1;
 	__atomic_store_n(&b->s[0].val, (v & ~OVF_MASK) | c << OVF_SHIFT,
 			 __ATOMIC_RELEASE);
+}
+
+/* Control: from here to scan_end, no key changes bucket. */
+static inline void scan_begin(struct vsw_fdb *f)
+{
+	__atomic_store_n(&f->scanning, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&f->moving, __ATOMIC_SEQ_CST) != 0)
+		; /* a move in flight: a few stores under its stripe locks */
+}
+
+static inline void scan_end(struct vsw_fdb *f)
+{
+	__atomic_store_n(&f->scanning, 0, __ATOMIC_RELEASE);
 }
 
 static inline bool trylock(struct vsw_fdb *f, uint32_t b)

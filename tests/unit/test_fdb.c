@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "datapath/fdb.h"
 #include "vsw_test.h"
@@ -599,6 +600,70 @@ static void test_eviction_race(void)
 	vsw_fdb_destroy(race_f);
 }
 
+/*
+ * A flush (and a delete) while learners move keys between their two
+ * buckets (fdb.c, kick_locked): a key moved from a bucket the scan has not
+ * reached to one it has passed must not be missed.  A learner churns
+ * port 1's MACs through a table kept just under its size (so new keys
+ * find full pairs of buckets and move others); control learns 1,500 MACs
+ * on port 9, which nobody else uses, flushes port 9 and walks the table:
+ * no port 9 entry may be left.
+ */
+static struct vsw_fdb *move_f;
+static int move_stop; /* atomic */
+
+static void *move_churn(void *arg)
+{
+	struct vsw_fdb_wstats ws = {0};
+
+	(void)arg;
+	for (uint32_t i = 0; !__atomic_load_n(&move_stop, __ATOMIC_RELAXED);
+	     i++)
+		vsw_fdb_learn(move_f, key_n(i % 100000, 0), 1, 1, &ws);
+	return NULL;
+}
+
+static void count_port9(uint64_t k, uint64_t v, uint64_t pos, void *arg)
+{
+	(void)k;
+	(void)pos;
+	*(uint32_t *)arg += vsw_fdb_val_port(v) == 9;
+}
+
+static void test_flush_races_moves(void)
+{
+	struct vsw_fdb_params p = {.max_entries = 4096, .seed = 9};
+	struct vsw_fdb_wstats ws = {0};
+	uint32_t left = 0, rounds = 0;
+	struct timespec t0, t;
+	pthread_t th;
+
+	move_f = vsw_fdb_create(&p);
+	__atomic_store_n(&move_stop, 0, __ATOMIC_RELAXED);
+	pthread_create(&th, NULL, move_churn, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		uint32_t n9 = 0;
+		uint64_t pos = 0;
+
+		for (uint32_t i = 0; i < 1500; i++)
+			vsw_fdb_learn(move_f, key_n(200000 + i, 0), 9, 1, &ws);
+		vsw_fdb_flush(move_f, 9, false);
+		vsw_fdb_walk(move_f, &pos, UINT32_MAX, count_port9, &n9);
+		left += n9;
+		rounds++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+			 (t.tv_nsec - t0.tv_nsec) / 1000000 <
+		 400);
+	__atomic_store_n(&move_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(th, NULL);
+	printf("  flush against moves: %u rounds, %u entries left\n", rounds,
+	       left);
+	CHECK(left == 0);
+	vsw_fdb_destroy(move_f);
+}
+
 /* Review L8: two threads learning the same new MACs count each once. */
 static struct vsw_fdb *count_f;
 static void *learn_all(void *arg)
@@ -650,6 +715,7 @@ int main(void)
 	RUN(test_flood_fairness);
 	RUN(test_keyed_hash);
 	RUN(test_eviction_race);
+	RUN(test_flush_races_moves);
 	RUN(test_learned_once);
 	return TEST_EXIT();
 }
