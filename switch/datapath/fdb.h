@@ -175,6 +175,22 @@ void vsw_fdb_learn_bulk(struct vsw_fdb *fdb, const uint64_t *keys,
 			unsigned int n, uint16_t port, uint32_t now,
 			struct vsw_fdb_wstats *ws);
 
+/*
+ * The worker's split form of the two above: vsw_fdb_prefetch hashes @key
+ * and starts loading its first bucket as soon as a frame's address is
+ * known, so that the miss of a large table overlaps the rest of the
+ * burst's parsing; it returns the hash, which vsw_fdb_learn_hashed and
+ * vsw_fdb_lookup_hashed take beside the keys (n <= 256) instead of
+ * hashing again.  Same rules, results and counters as the bulk forms.
+ */
+uint64_t vsw_fdb_prefetch(const struct vsw_fdb *fdb, uint64_t key);
+void vsw_fdb_learn_hashed(struct vsw_fdb *fdb, const uint64_t *keys,
+			  const uint64_t *hashes, unsigned int n, uint16_t port,
+			  uint32_t now, struct vsw_fdb_wstats *ws);
+void vsw_fdb_lookup_hashed(const struct vsw_fdb *fdb, const uint64_t *keys,
+			   const uint64_t *hashes, unsigned int n,
+			   uint64_t *vals);
+
 /* Add or replace a static entry (control thread). 0 or -ENOSPC. */
 int vsw_fdb_add_static(struct vsw_fdb *fdb, uint64_t key, uint16_t port,
 		       uint32_t now);
@@ -210,5 +226,22 @@ unsigned int vsw_fdb_walk(const struct vsw_fdb *fdb, uint64_t *pos,
 			  unsigned int max, vsw_fdb_walk_fn fn, void *arg);
 
 const struct vsw_fdb_cstats *vsw_fdb_cstats(const struct vsw_fdb *fdb);
+
+/* What vsw_fdb_audit found. */
+struct vsw_fdb_audit {
+	uint32_t entries; /* valid keys */
+	uint32_t second;  /* of them, in their second bucket */
+	uint32_t foreign; /* keys in neither of their buckets (must be 0) */
+	uint32_t twice;	  /* keys held by two slots (must be 0) */
+	uint32_t ovf_bad; /* buckets whose overflow count is wrong (0) */
+};
+
+/*
+ * Check the table's invariants (each key once, in one of its two buckets;
+ * every bucket's count of keys that overflowed from it exact) and count
+ * where the keys are.  Walks the whole table and hashes every key: tests
+ * and control, with no writer running.  Returns the number of problems.
+ */
+unsigned int vsw_fdb_audit(const struct vsw_fdb *fdb, struct vsw_fdb_audit *a);
 
 #endif /* VSW_FDB_H */

@@ -5,13 +5,33 @@
  * period (the sync callback), then frees the slots (see fdb.c).
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "fdb_priv.h"
+
+/* Lock the stripes of buckets @a and @b (in order, once if shared). */
+static void lock2(struct vsw_fdb *f, uint32_t a, uint32_t b)
+{
+	uint32_t la = a & f->lock_mask, lb = b & f->lock_mask;
+
+	lock(f, la < lb ? la : lb);
+	if (la != lb)
+		lock(f, la < lb ? lb : la);
+}
+
+static void unlock2(struct vsw_fdb *f, uint32_t a, uint32_t b)
+{
+	unlock(f, a);
+	if ((a & f->lock_mask) != (b & f->lock_mask))
+		unlock(f, b);
+}
 
 /*
  * Retire slot @s of bucket @b if it still holds a valid key and @match
  * (NULL: any) says so: tombstone now, free after a grace period (reclaim).
- * Control thread; takes the stripe lock, which learners hold briefly.
+ * A key that lived in its second bucket leaves its first one's overflow
+ * count, so that stripe is locked too.  Control thread; takes the stripe
+ * locks, which learners hold briefly.
  */
 typedef bool (*match_fn)(uint64_t val, const void *arg);
 
@@ -19,19 +39,29 @@ static bool retire(struct vsw_fdb *f, uint32_t b, struct slot *s, uint64_t key,
 		   match_fn match, const void *arg)
 {
 	uint64_t k, val;
+	uint32_t home;
 	bool done = false;
 
-	lock(f, b);
-	k = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
+	for (;;) { /* the key's first bucket, then lock and check it holds */
+		k = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
+		if (!(k & VSW_FDB_KEY_VALID) || (key != 0 && k != key))
+			return false;
+		home = home_of(f, k);
+		lock2(f, b, home);
+		if (__atomic_load_n(&s->key, __ATOMIC_RELAXED) == k)
+			break;
+		unlock2(f, b, home);
+	}
 	val = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
-	if ((k & VSW_FDB_KEY_VALID) && (key == 0 || k == key) &&
-	    (match == NULL || match(val, arg))) {
+	if (match == NULL || match(val, arg)) {
 		__atomic_store_n(&s->key, KEY_TOMB, __ATOMIC_RELEASE);
+		if (home != b)
+			ovf_add(&f->b[home], -1);
 		__atomic_sub_fetch(&f->count, 1, __ATOMIC_RELAXED);
 		pcount_add(f, val, -1);
 		done = true;
 	}
-	unlock(f, b);
+	unlock2(f, b, home);
 	return done;
 }
 
@@ -65,11 +95,13 @@ int vsw_fdb_del(struct vsw_fdb *f, uint64_t key)
 
 	buckets_of(f, key, &b1, &b2);
 	done = false;
+	scan_begin(f);
 	for (int i = 0; i < SLOTS_PER_BUCKET && !done; i++) {
 		done = retire(f, b1, &f->b[b1].s[i], key, NULL, NULL);
 		if (!done)
 			done = retire(f, b2, &f->b[b2].s[i], key, NULL, NULL);
 	}
+	scan_end(f);
 	if (!done)
 		return -ENOENT;
 	f->cst.deleted++;
@@ -82,6 +114,7 @@ static unsigned int remove_matching(struct vsw_fdb *f, match_fn match,
 {
 	unsigned int n = 0;
 
+	scan_begin(f);
 	for (uint32_t b = 0; b <= f->mask; b++) {
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
 			struct slot *s = &f->b[b].s[i];
@@ -95,6 +128,7 @@ static unsigned int remove_matching(struct vsw_fdb *f, match_fn match,
 				n++;
 		}
 	}
+	scan_end(f);
 	if (n > 0)
 		reclaim(f);
 	return n;
@@ -197,6 +231,7 @@ static unsigned int evict_oldest(struct vsw_fdb *f, uint16_t port,
 	for (a.min_class = 33; a.min_class > 0 && cum < need;)
 		cum += hist[--a.min_class];
 	/* everything older than the threshold class, then from that class */
+	scan_begin(f);
 	for (int pass = 0; pass < 2; pass++) {
 		struct evict_arg p = a;
 
@@ -206,6 +241,7 @@ static unsigned int evict_oldest(struct vsw_fdb *f, uint16_t port,
 				n += retire(f, b, &f->b[b].s[i], 0,
 					    is_old_of_port, &p);
 	}
+	scan_end(f);
 	return n;
 }
 
@@ -257,4 +293,45 @@ unsigned int vsw_fdb_walk(const struct vsw_fdb *f, uint64_t *pos,
 	}
 	*pos = p < end ? p : 0;
 	return n;
+}
+
+/* @key's slot count over both its buckets. */
+static unsigned int copies(const struct vsw_fdb *f, uint64_t key)
+{
+	unsigned int n = 0;
+	uint32_t b1, b2;
+
+	buckets_of(f, key, &b1, &b2);
+	for (int i = 0; i < SLOTS_PER_BUCKET; i++)
+		n += (f->b[b1].s[i].key == key) + (f->b[b2].s[i].key == key);
+	return n;
+}
+
+unsigned int vsw_fdb_audit(const struct vsw_fdb *f, struct vsw_fdb_audit *a)
+{
+	uint32_t *ovf = calloc((size_t)f->mask + 1, sizeof(*ovf));
+
+	*a = (struct vsw_fdb_audit){0};
+	if (ovf == NULL)
+		return 1;
+	for (uint32_t b = 0; b <= f->mask; b++)
+		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
+			uint64_t k = f->b[b].s[i].key;
+			uint32_t b1, b2;
+
+			if (!(k & VSW_FDB_KEY_VALID))
+				continue;
+			a->entries++;
+			buckets_of(f, k, &b1, &b2);
+			if (b != b1 && b != b2)
+				a->foreign++;
+			else if (b == b2)
+				a->second++, ovf[b1]++;
+			a->twice += copies(f, k) > 1;
+		}
+	for (uint32_t b = 0; b <= f->mask; b++) /* (OVF_MAX stays) */
+		a->ovf_bad += ovf_of(&f->b[b]) != ovf[b] &&
+			      ovf_of(&f->b[b]) != OVF_MAX;
+	free(ovf);
+	return a->foreign + a->twice + a->ovf_bad;
 }

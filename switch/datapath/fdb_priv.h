@@ -18,8 +18,23 @@
 struct slot {
 	uint64_t
 		key; /* writer: inserting worker / control; release-published */
-	uint64_t val; /* writer: any worker (atomic store); readers any */
+	uint64_t val; /* writer: a worker or control holding the bucket's
+			 stripe lock (atomic store); readers any */
 };
+
+/*
+ * Slot 0's value word also holds the bucket's overflow count in bits
+ * 20..31, which a value never uses (vsw_fdb_val): how many keys whose first
+ * bucket this is live in their second one.  A key goes to its first bucket
+ * whenever that has room, so the count is almost always 0 and a lookup
+ * that does not find its key in the first bucket stops there: one cache
+ * line.  Written under this bucket's stripe lock, exact; once at
+ * OVF_MAX it stays there (a second line read for nothing, never a key
+ * missed).  Every writer of a value keeps these bits (store_val).
+ */
+#define OVF_SHIFT 20
+#define OVF_MAX 0xfffull
+#define OVF_MASK (OVF_MAX << OVF_SHIFT)
 
 struct bucket {
 	struct slot s[SLOTS_PER_BUCKET];
@@ -41,6 +56,12 @@ struct vsw_fdb {
 	/* dynamic entries per port (atomic; writers: learners, control) */
 	uint32_t pcount[VSW_FDB_PORTS];
 	uint32_t n_static; /* static entries (atomic; writer: control) */
+	/* No key moves between buckets while control scans (fdb.c,
+	 * kick_locked): control sets scanning, then waits for moving to
+	 * drop to 0; a learner counts itself in moving, then checks
+	 * scanning (both sequentially consistent, so one sees the other). */
+	uint32_t scanning;	       /* writer: control */
+	uint32_t moving;	       /* writers: learners moving a key */
 	uint32_t limit[VSW_FDB_PORTS]; /* writer: control; 0 = none */
 };
 
@@ -61,15 +82,20 @@ static inline uint64_t keyed_hash(const struct vsw_fdb *f, uint64_t x)
 	return x;
 }
 
-static inline void buckets_of(const struct vsw_fdb *f, uint64_t key,
-			      uint32_t *b1, uint32_t *b2)
+/* A key's two buckets from its hash (keyed_hash). */
+static inline void buckets_of_hash(const struct vsw_fdb *f, uint64_t h,
+				   uint32_t *b1, uint32_t *b2)
 {
-	uint64_t h = keyed_hash(f, key);
-
 	*b1 = (uint32_t)h & f->mask;
 	*b2 = (uint32_t)(h >> 32) & f->mask;
 	if (*b2 == *b1)
 		*b2 = *b1 ^ (f->mask & 1u);
+}
+
+static inline void buckets_of(const struct vsw_fdb *f, uint64_t key,
+			      uint32_t *b1, uint32_t *b2)
+{
+	buckets_of_hash(f, keyed_hash(f, key), b1, b2);
 }
 
 /* Every entry that comes or goes passes here: per-port dynamic counts
@@ -85,12 +111,65 @@ static inline void pcount_add(struct vsw_fdb *f, uint64_t val, int32_t d)
 				   __ATOMIC_RELAXED);
 }
 
+/* The bucket a key goes to whenever it has room. */
+static inline uint32_t home_of(const struct vsw_fdb *f, uint64_t key)
+{
+	return (uint32_t)keyed_hash(f, key) & f->mask;
+}
+
 /* The value of @s if it still holds @key after the read, else 0. */
 static inline uint64_t read_val(const struct slot *s, uint64_t key)
 {
-	uint64_t v = __atomic_load_n(&s->val, __ATOMIC_ACQUIRE);
+	uint64_t v = __atomic_load_n(&s->val, __ATOMIC_ACQUIRE) & ~OVF_MASK;
 
 	return __atomic_load_n(&s->key, __ATOMIC_RELAXED) == key ? v : 0;
+}
+
+/* @b's overflow count (any thread; exact under @b's stripe lock). */
+static inline uint32_t ovf_of(const struct bucket *b)
+{
+	return (uint32_t)(__atomic_load_n(&b->s[0].val, __ATOMIC_ACQUIRE) >>
+			  OVF_SHIFT) &
+	       OVF_MAX;
+}
+
+/*
+ * Store value @v in @s, keeping the overflow count of a slot 0 (the
+ * caller holds the stripe lock of @s's bucket).  Release: a reader that
+ * sees @v sees what was written before.
+ */
+static inline void store_val(struct slot *s, uint64_t v)
+{
+	uint64_t keep = __atomic_load_n(&s->val, __ATOMIC_RELAXED) & OVF_MASK;
+
+	__atomic_store_n(&s->val, v | keep, __ATOMIC_RELEASE);
+}
+
+/* Add @d (+1, -1) to @b's overflow count; @b's stripe locked.  A count
+ * at OVF_MAX stays. */
+static inline void ovf_add(struct bucket *b, int d)
+{
+	uint64_t v = __atomic_load_n(&b->s[0].val, __ATOMIC_RELAXED);
+	uint64_t c = (v >> OVF_SHIFT) & OVF_MAX;
+
+	if (c == OVF_MAX || (d < 0 && c == 0))
+		return;
+	c = d > 0 ? c + 1 : c - 1;
+	__atomic_store_n(&b->s[0].val, (v & ~OVF_MASK) | c << OVF_SHIFT,
+			 __ATOMIC_RELEASE);
+}
+
+/* Control: from here to scan_end, no key changes bucket. */
+static inline void scan_begin(struct vsw_fdb *f)
+{
+	__atomic_store_n(&f->scanning, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&f->moving, __ATOMIC_SEQ_CST) != 0)
+		; /* a move in flight: a few stores under its stripe locks */
+}
+
+static inline void scan_end(struct vsw_fdb *f)
+{
+	__atomic_store_n(&f->scanning, 0, __ATOMIC_RELEASE);
 }
 
 static inline bool trylock(struct vsw_fdb *f, uint32_t b)

@@ -197,9 +197,10 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_table *dp,
  * function so that the three passes (parse+learn, bulk lookup, output) share
  * their arrays on the stack: first classify every packet and collect the
  * sources and unicast destinations (a run of one address counts once),
- * then learn the sources and look up the destinations in bulk (every
- * bucket prefetched before the first probe, so the misses of a large FDB
- * overlap), then append each packet to its output buffer(s).  Compiled
+ * prefetching each one's FDB bucket as soon as it is known so that the
+ * misses of a large FDB overlap the parsing, then learn the sources and
+ * look up the destinations, then append each packet to its output
+ * buffer(s).  Compiled
  * twice, with and without VLANs (@vlans a constant), so that a table
  * without them runs the plain path with no VLAN test at all.
  */
@@ -211,6 +212,7 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 	struct vsw_port_ctrs *ic = &w->ctrs[in];
 	const struct vsw_table_port *ip = &dp->pp[in];
 	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX], srcs[VSW_BURST_MAX];
+	uint64_t sh[VSW_BURST_MAX], dh[VSW_BURST_MAX]; /* their FDB hashes */
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
 	uint16_t vid[VSW_BURST_MAX]; /* with VLANs: each frame's VLAN */
 	uint64_t last_src = 0, last_dst = 0;
@@ -255,12 +257,14 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 			}
 		}
 		if (f.src_key != last_src) {
+			sh[ns] = vsw_fdb_prefetch(w->fdb, f.src_key);
 			srcs[ns++] = f.src_key;
 			last_src = f.src_key;
 		}
 		if (cls[i] == VSW_FRAME_UNICAST) {
 			/* a run of one destination is looked up once */
 			if (f.dst_key != last_dst) {
+				dh[nu] = vsw_fdb_prefetch(w->fdb, f.dst_key);
 				keys[nu++] = f.dst_key;
 				last_dst = f.dst_key;
 			}
@@ -270,11 +274,12 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 	if (ns > 0) {
 		uint64_t limited = w->fdbst.limited;
 
-		vsw_fdb_learn_bulk(w->fdb, srcs, ns, in, now_s, &w->fdbst);
+		vsw_fdb_learn_hashed(w->fdb, srcs, sh, ns, in, now_s,
+				     &w->fdbst);
 		ic->macs_limited += w->fdbst.limited - limited;
 	}
 	if (nu > 0)
-		vsw_fdb_lookup_bulk(w->fdb, keys, nu, vals);
+		vsw_fdb_lookup_hashed(w->fdb, keys, dh, nu, vals);
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint16_t out;

@@ -6,17 +6,21 @@
  * shared machine's noise lands in the slower samples; the best is quoted).
  * Port p0 receives bursts of 32 64-byte frames to a MAC known on p1.
  *
- *   bench_datapath [plain|access|pop|push] [ITERATIONS]
+ *   bench_datapath [plain|access|pop|push] [ITERATIONS] [MACS]
  *     plain   no VLAN keys (the plain path)
  *     access  both ports tag=10: the VLAN path, frames stay untagged
  *     pop     p0 a trunk of VLAN 10 receiving tagged frames, p1 access 10
  *     push    p0 access 10, p1 a trunk of VLAN 10
+ *     MACS    source MACs cycled over, frame by frame, as vswgen --macs
+ *             sends them (default 1); the FDB sized 2 x MACS as tools/bench
+ *             sizes it and primed with them all
  *
- * Prints "MODE: best B median M cycles/packet".  Not a test (docs/
+ * Prints "MODE: best B median M mean X cycles/packet".  Not a test (docs/
  * performance.md quotes it).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_cycles.h>
 
@@ -53,11 +57,53 @@ static void vlan_keys(struct vsw_port_conf *pc, const char *mode)
 			}
 }
 
+/* The FDB on huge pages, as vsw's rte_malloc'd one (THP if none free). */
+static void *huge_alloc(size_t size, void *arg)
+{
+	void *p;
+
+	(void)arg;
+	size = RTE_ALIGN_CEIL(size, 2u << 20);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (p == MAP_FAILED) {
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		madvise(p, size, MADV_HUGEPAGE);
+	}
+	memset(p, 0, size);
+	return p;
+}
+
+static void huge_free(void *p, void *arg)
+{
+	(void)p; /* the process ends right after */
+	(void)arg;
+}
+
+/* Source MAC @i of --macs: A's first two bytes, then @i. */
+static void src_mac(const uint8_t a[6], uint32_t i, uint8_t out[6])
+{
+	memcpy(out, a, 6);
+	if (i == 0)
+		return;
+	out[2] = (uint8_t)(i >> 24);
+	out[3] = (uint8_t)(i >> 16);
+	out[4] = (uint8_t)(i >> 8);
+	out[5] = (uint8_t)i;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "plain";
 	unsigned int iters = argc > 2 ? (unsigned int)atoi(argv[2]) : 20000;
-	struct vsw_fdb_params fp = {.max_entries = 1024, .seed = 7};
+	uint32_t macs = argc > 3 ? (uint32_t)atoi(argv[3]) : 1, next = 0;
+	struct vsw_fdb_params fp = {.max_entries = macs > 512 ? 2 * macs : 1024,
+				    .seed = 7,
+				    .alloc = huge_alloc,
+				    .free = huge_free};
 	struct fake_pool *pool =
 		fake_pool_create(4096, RTE_PKTMBUF_HEADROOM + 2048);
 	struct vsw_fdb *fdb = vsw_fdb_create(&fp);
@@ -65,7 +111,7 @@ int main(int argc, char **argv)
 		aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*dp), 64));
 	struct vsw_worker *w =
 		aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*w), 64));
-	uint64_t *t = calloc(iters, sizeof(*t));
+	uint64_t *t = calloc(iters, sizeof(*t)), sum = 0;
 	static const uint8_t A[6] = {2, 0, 0, 0, 0, 0xa};
 	static const uint8_t B[6] = {2, 0, 0, 0, 0, 0xb};
 	bool tagged = strcmp(mode, "pop") == 0;
@@ -79,11 +125,11 @@ int main(int argc, char **argv)
 	char err[VSW_ERR_MAX];
 
 	if (pool == NULL || fdb == NULL || dp == NULL || w == NULL ||
-	    t == NULL || iters < 10 ||
+	    t == NULL || iters < 10 || macs < 1 || macs > (1u << 23) ||
 	    (strcmp(mode, "plain") && strcmp(mode, "access") && !tagged &&
 	     strcmp(mode, "push"))) {
 		fprintf(stderr, "usage: bench_datapath [plain|access|pop|push] "
-				"[ITERATIONS >= 10]\n");
+				"[ITERATIONS >= 10] [MACS]\n");
 		return 2;
 	}
 	memset(w, 0, sizeof(*w));
@@ -111,6 +157,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	vsw_fdb_add_static(fdb, vsw_fdb_key(B, dp->vlans ? 10 : 0), 1, 1);
+	for (uint32_t i = 0; i < macs; i++) { /* primed: no learning timed */
+		uint8_t a[6];
+
+		src_mac(A, i, a);
+		vsw_fdb_learn(fdb, vsw_fdb_key(a, dp->vlans ? 10 : 0), 0, 100,
+			      &w->fdbst);
+	}
 	for (unsigned int it = 0; it < iters; it++) {
 		uint64_t t0;
 
@@ -123,7 +176,8 @@ int main(int argc, char **argv)
 				return 1;
 			memset(d, 0, 64);
 			memcpy(d, B, 6);
-			memcpy(d + 6, A, 6);
+			src_mac(A, next, d + 6);
+			next = next + 1 == macs ? 0 : next + 1;
 			d[12] = tagged ? 0x81 : 0x08;
 			d[15] = tagged ? 10 : 0;
 			d[16] = tagged ? 0x08 : 0;
@@ -132,6 +186,7 @@ int main(int argc, char **argv)
 		t0 = rte_rdtsc();
 		vsw_worker_poll(w, dp, fdb, 100);
 		t[it] = rte_rdtsc() - t0;
+		sum += t[it];
 		if (p[1]->n_sent != BURST) {
 			fprintf(stderr, "p1 got %u frames of %d\n",
 				p[1]->n_sent, BURST);
@@ -140,8 +195,9 @@ int main(int argc, char **argv)
 		fake_port_free_sent(p[1]);
 	}
 	qsort(t, iters, sizeof(*t), cmp_u64);
-	printf("%s: best %.2f median %.2f cycles/packet\n", mode,
-	       (double)t[0] / BURST, (double)t[iters / 2] / BURST);
+	printf("%s: best %.2f median %.2f mean %.2f cycles/packet\n", mode,
+	       (double)t[0] / BURST, (double)t[iters / 2] / BURST,
+	       (double)sum / iters / BURST);
 	for (int i = 0; i < 2; i++)
 		fake_port_destroy(p[i]);
 	vsw_fdb_destroy(fdb);

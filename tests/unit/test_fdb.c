@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "datapath/fdb.h"
 #include "vsw_test.h"
@@ -29,6 +30,20 @@ static struct vsw_fdb *mk(uint32_t max)
 		.max_entries = max, .sync = count_sync, .seed = 42};
 
 	return vsw_fdb_create(&p);
+}
+
+/* The table's invariants hold (vsw_fdb_audit); its counts in *a. */
+static bool audit_ok(const struct vsw_fdb *f, struct vsw_fdb_audit *a)
+{
+	unsigned int bad = vsw_fdb_audit(f, a);
+
+	if (bad != 0)
+		fprintf(stderr,
+			"audit: %u entries %u second %u foreign "
+			"%u twice %u bad overflow counts\n",
+			a->entries, a->second, a->foreign, a->twice,
+			a->ovf_bad);
+	return bad == 0 && a->entries == vsw_fdb_count(f);
 }
 
 static uint64_t key_n(uint32_t n, uint16_t vlan)
@@ -177,6 +192,7 @@ static void test_full_table(void)
 {
 	struct vsw_fdb *f = mk(100);
 	struct vsw_fdb_wstats ws = {0};
+	struct vsw_fdb_audit au;
 	uint32_t learned = 0, k;
 	uint64_t v;
 
@@ -195,6 +211,7 @@ static void test_full_table(void)
 		;
 	CHECK(vsw_fdb_lookup(f, key_n(k, 0), &v));
 	CHECK(vsw_fdb_learn(f, key_n(k, 0), 2, 2, &ws) == 2);
+	CHECK(audit_ok(f, &au));
 	/* room again after aging */
 	CHECK(vsw_fdb_age(f, 1000, 10) == 100);
 	CHECK(vsw_fdb_learn(f, key_n(5000, 0), 1, 1000, &ws) == 1);
@@ -205,7 +222,7 @@ static void test_bulk_matches_single(void)
 {
 	struct vsw_fdb *f = mk(4096);
 	struct vsw_fdb_wstats ws = {0};
-	uint64_t keys[256], vals[256], v;
+	uint64_t keys[256], vals[256], hashes[256], hvals[256], v;
 	int bad = 0;
 
 	for (uint32_t i = 0; i < 2000; i += 2)
@@ -219,39 +236,51 @@ static void test_bulk_matches_single(void)
 		if (hit != (vals[i] != 0) || (hit && v != vals[i]))
 			bad++;
 	}
+	/* the worker's split form: prefetch (hash) first, look up later */
+	for (uint32_t i = 0; i < 256; i++)
+		hashes[i] = vsw_fdb_prefetch(f, keys[i]);
+	vsw_fdb_lookup_hashed(f, keys, hashes, 256, hvals);
+	bad += memcmp(vals, hvals, sizeof(vals)) != 0;
 	CHECK(bad == 0);
 	vsw_fdb_destroy(f);
 }
 
-/* Bulk learning gives the table and counters sequential learning gives. */
+/* Bulk learning, and its split form (prefetch, then learn with the
+ * hashes), give the table and counters sequential learning gives. */
 static void test_learn_bulk(void)
 {
-	struct vsw_fdb *a = mk(1024), *b = mk(1024);
-	struct vsw_fdb_wstats wa = {0}, wb = {0};
-	uint64_t keys[64], va, vb;
+	struct vsw_fdb *a = mk(1024), *b = mk(1024), *c = mk(1024);
+	struct vsw_fdb_wstats wa = {0}, wb = {0}, wc = {0};
+	uint64_t keys[64], hashes[64], va, vb, vc;
 	int bad = 0;
 
-	for (uint32_t i = 0; i < 64; i++)
+	for (uint32_t i = 0; i < 64; i++) {
 		keys[i] = key_n(i % 40, 0); /* repeats inside the burst */
+		hashes[i] = vsw_fdb_prefetch(c, keys[i]);
+	}
 	vsw_fdb_learn_bulk(a, keys, 64, 3, 5, &wa);
+	vsw_fdb_learn_hashed(c, keys, hashes, 64, 3, 5, &wc);
 	for (uint32_t i = 0; i < 64; i++)
 		vsw_fdb_learn(b, keys[i], 3, 5, &wb);
 	vsw_fdb_learn_bulk(a, keys, 10, 4, 6, &wa); /* moves 10 */
+	vsw_fdb_learn_hashed(c, keys, hashes, 10, 4, 6, &wc);
 	for (uint32_t i = 0; i < 10; i++)
 		vsw_fdb_learn(b, keys[i], 4, 6, &wb);
 	for (uint32_t i = 0; i < 64; i++) {
 		bool ha = vsw_fdb_lookup(a, keys[i], &va);
 		bool hb = vsw_fdb_lookup(b, keys[i], &vb);
+		bool hc = vsw_fdb_lookup(c, keys[i], &vc);
 
-		if (!ha || !hb || va != vb)
+		if (!ha || !hb || !hc || va != vb || vc != vb)
 			bad++;
 	}
 	CHECK(bad == 0);
-	CHECK(wa.learned == 40 && wb.learned == 40);
-	CHECK(wa.moved == 10 && wb.moved == 10);
-	CHECK(vsw_fdb_count(a) == 40);
+	CHECK(wa.learned == 40 && wb.learned == 40 && wc.learned == 40);
+	CHECK(wa.moved == 10 && wb.moved == 10 && wc.moved == 10);
+	CHECK(vsw_fdb_count(a) == 40 && vsw_fdb_count(c) == 40);
 	vsw_fdb_destroy(a);
 	vsw_fdb_destroy(b);
+	vsw_fdb_destroy(c);
 }
 
 static unsigned int walked;
@@ -302,6 +331,7 @@ static void test_randomized(void)
 	enum { N = 10000, MAX = 16384 }; /* never full: nothing evicted */
 	struct vsw_fdb *f = mk(MAX);
 	struct vsw_fdb_wstats ws = {0};
+	struct vsw_fdb_audit au;
 	static uint16_t ref[N]; /* 0 = absent, else port + 1 */
 	uint32_t in = 0, mismatches = 0;
 	uint64_t v;
@@ -341,10 +371,16 @@ static void test_randomized(void)
 	CHECK(ws.evicted == 0);
 	CHECK(mismatches == 0);
 	CHECK(vsw_fdb_count(f) == in);
+	CHECK(audit_ok(f, &au));
 	/* fill to the limit: bucket overflow must be rare */
 	for (uint32_t i = 100000; vsw_fdb_count(f) < MAX && i < 400000; i++)
 		vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws);
 	CHECK(vsw_fdb_count(f) == MAX);
+	CHECK(audit_ok(f, &au));
+	/* and empty again: every overflow count back to 0 */
+	for (uint32_t i = 0; i < 400000; i++)
+		vsw_fdb_del(f, key_n(i, 0));
+	CHECK(audit_ok(f, &au) && au.entries == 0);
 	vsw_fdb_destroy(f);
 }
 
@@ -388,6 +424,7 @@ static void test_flood_fairness(void)
 {
 	struct vsw_fdb *f = mk(1024);
 	struct vsw_fdb_wstats ws = {0};
+	struct vsw_fdb_audit au;
 	uint32_t miss = 0;
 	uint64_t v;
 
@@ -410,10 +447,51 @@ static void test_flood_fairness(void)
 	/* an overshoot (victims with no flooder entry in their buckets) is
 	 * trimmed from the flooder, back to the size */
 	CHECK(vsw_fdb_count(f) <= 1024 + 1024 / 8);
+	CHECK(audit_ok(f, &au));
 	vsw_fdb_trim(f, 10);
 	CHECK(vsw_fdb_count(f) <= 1024);
 	for (uint32_t i = 0; i < 40; i++)
 		CHECK(vsw_fdb_lookup(f, key_n(i, 0), &v));
+	CHECK(audit_ok(f, &au));
+	vsw_fdb_destroy(f);
+}
+
+/*
+ * Layout (fdb.c): a key sits in its first bucket whenever that has room,
+ * so at the load tools/bench gives the table (N MACs in fdb-size 2N, a
+ * quarter of the slots) nearly every key is found on one cache line; and
+ * a table filled to its size still takes every key without evicting any
+ * (a full pair of buckets moves one key to its other bucket).
+ */
+static void test_first_bucket(void)
+{
+	enum { MAX = 1 << 15 };
+	struct vsw_fdb *f = mk(MAX);
+	struct vsw_fdb_wstats ws = {0};
+	struct vsw_fdb_audit au;
+	uint32_t bad = 0;
+	uint64_t v;
+
+	for (uint32_t i = 0; i < MAX / 2; i++)
+		bad += vsw_fdb_learn(f, key_n(i, 0), 1, 1, &ws) != 1;
+	CHECK(bad == 0 && audit_ok(f, &au));
+	CHECK(au.second < au.entries / 100); /* under 1 % on two lines */
+	for (uint32_t i = MAX / 2; i < MAX; i++)
+		bad += vsw_fdb_learn(f, key_n(i, 0), 2, 1, &ws) != 1;
+	CHECK(bad == 0 && ws.evicted == 0 && ws.refused == 0);
+	CHECK(audit_ok(f, &au) && au.entries == MAX);
+	CHECK(au.second < au.entries / 10);
+	/* a key in its second bucket is found after its first gets room */
+	for (uint32_t i = 0; i < MAX; i += 2)
+		vsw_fdb_del(f, key_n(i, 0));
+	for (uint32_t i = 1; i < MAX; i += 2)
+		bad += !vsw_fdb_lookup(f, key_n(i, 0), &v) ||
+		       vsw_fdb_val_port(v) != (i < MAX / 2 ? 1 : 2);
+	CHECK(bad == 0 && audit_ok(f, &au) && au.second > 0);
+	/* and is not learned twice */
+	for (uint32_t i = 1; i < MAX; i += 2)
+		bad += vsw_fdb_learn(f, key_n(i, 0), 3, 2, &ws) != 2;
+	CHECK(bad == 0 && audit_ok(f, &au) && au.entries == MAX / 2);
 	vsw_fdb_destroy(f);
 }
 
@@ -522,6 +600,70 @@ static void test_eviction_race(void)
 	vsw_fdb_destroy(race_f);
 }
 
+/*
+ * A flush (and a delete) while learners move keys between their two
+ * buckets (fdb.c, kick_locked): a key moved from a bucket the scan has not
+ * reached to one it has passed must not be missed.  A learner churns
+ * port 1's MACs through a table kept just under its size (so new keys
+ * find full pairs of buckets and move others); control learns 1,500 MACs
+ * on port 9, which nobody else uses, flushes port 9 and walks the table:
+ * no port 9 entry may be left.
+ */
+static struct vsw_fdb *move_f;
+static int move_stop; /* atomic */
+
+static void *move_churn(void *arg)
+{
+	struct vsw_fdb_wstats ws = {0};
+
+	(void)arg;
+	for (uint32_t i = 0; !__atomic_load_n(&move_stop, __ATOMIC_RELAXED);
+	     i++)
+		vsw_fdb_learn(move_f, key_n(i % 100000, 0), 1, 1, &ws);
+	return NULL;
+}
+
+static void count_port9(uint64_t k, uint64_t v, uint64_t pos, void *arg)
+{
+	(void)k;
+	(void)pos;
+	*(uint32_t *)arg += vsw_fdb_val_port(v) == 9;
+}
+
+static void test_flush_races_moves(void)
+{
+	struct vsw_fdb_params p = {.max_entries = 4096, .seed = 9};
+	struct vsw_fdb_wstats ws = {0};
+	uint32_t left = 0, rounds = 0;
+	struct timespec t0, t;
+	pthread_t th;
+
+	move_f = vsw_fdb_create(&p);
+	__atomic_store_n(&move_stop, 0, __ATOMIC_RELAXED);
+	pthread_create(&th, NULL, move_churn, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		uint32_t n9 = 0;
+		uint64_t pos = 0;
+
+		for (uint32_t i = 0; i < 1500; i++)
+			vsw_fdb_learn(move_f, key_n(200000 + i, 0), 9, 1, &ws);
+		vsw_fdb_flush(move_f, 9, false);
+		vsw_fdb_walk(move_f, &pos, UINT32_MAX, count_port9, &n9);
+		left += n9;
+		rounds++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+			 (t.tv_nsec - t0.tv_nsec) / 1000000 <
+		 400);
+	__atomic_store_n(&move_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(th, NULL);
+	printf("  flush against moves: %u rounds, %u entries left\n", rounds,
+	       left);
+	CHECK(left == 0);
+	vsw_fdb_destroy(move_f);
+}
+
 /* Review L8: two threads learning the same new MACs count each once. */
 static struct vsw_fdb *count_f;
 static void *learn_all(void *arg)
@@ -568,10 +710,12 @@ int main(void)
 	RUN(test_learn_bulk);
 	RUN(test_walk_pages);
 	RUN(test_randomized);
+	RUN(test_first_bucket);
 	RUN(test_port_limit);
 	RUN(test_flood_fairness);
 	RUN(test_keyed_hash);
 	RUN(test_eviction_race);
+	RUN(test_flush_races_moves);
 	RUN(test_learned_once);
 	return TEST_EXIT();
 }

@@ -245,13 +245,15 @@ static unsigned int census(void)
 	uint64_t gone = l[0].ws.evicted + l[1].ws.evicted + cs->aged +
 			cs->flushed + cs->deleted + cs->trimmed;
 	static struct census c;
-	unsigned int fails = 0;
+	struct vsw_fdb_audit au;
+	unsigned int fails = 0, broken = vsw_fdb_audit(f, &au);
 
 	memset(&c, 0, sizeof(c));
 	vsw_fdb_walk(f, &(uint64_t){0}, UINT32_MAX, count_one, &c);
 	fails += c.bad != 0;
 	fails += c.dups != 0;
 	fails += c.unfound != 0;
+	fails += broken != 0; /* each key once, overflow counts exact */
 	fails += c.entries != vsw_fdb_count(f);
 	fails += learned - gone != c.entries;
 	for (uint16_t i = 0; i < VSW_FDB_PORTS; i++)
@@ -259,9 +261,11 @@ static unsigned int census(void)
 	if (fails)
 		fprintf(stderr,
 			"census: %u entries (count %u, learned - gone %lld), "
-			"%u bad, %u twice, %u not found by lookup\n",
+			"%u bad, %u twice, %u not found by lookup; audit: %u "
+			"foreign, %u twice, %u bad overflow counts\n",
 			c.entries, vsw_fdb_count(f),
-			(long long)(learned - gone), c.bad, c.dups, c.unfound);
+			(long long)(learned - gone), c.bad, c.dups, c.unfound,
+			au.foreign, au.twice, au.ovf_bad);
 	return fails;
 }
 
@@ -384,9 +388,21 @@ static void test_learn_evict(void)
 	CHECK(l[0].ws.evicted + l[1].ws.evicted > 0);
 }
 
+/*
+ * Room for every MAC in 256 buckets (400 entries): the keys refill after
+ * each flush fill some pairs of buckets, so learners also move keys to
+ * their other bucket (fdb.c, kick_locked; about ten times a run) while
+ * the others read and write them.
+ */
+static void test_learn_kick(void)
+{
+	run(400);
+}
+
 int main(void)
 {
 	RUN(test_learn_retire);
 	RUN(test_learn_evict);
+	RUN(test_learn_kick);
 	return TEST_EXIT();
 }
