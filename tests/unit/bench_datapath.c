@@ -20,7 +20,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <rte_cycles.h>
 
@@ -28,6 +27,7 @@
 #include "fake_port.h"
 #include "datapath/vlan.h"
 #include "datapath/worker.h"
+#include "bench_huge.h"
 
 #define BURST 32
 
@@ -57,32 +57,6 @@ static void vlan_keys(struct vsw_port_conf *pc, const char *mode)
 			}
 }
 
-/* The FDB on huge pages, as vsw's rte_malloc'd one (THP if none free). */
-static void *huge_alloc(size_t size, void *arg)
-{
-	void *p;
-
-	(void)arg;
-	size = RTE_ALIGN_CEIL(size, 2u << 20);
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-	if (p == MAP_FAILED) {
-		p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			return NULL;
-		madvise(p, size, MADV_HUGEPAGE);
-	}
-	memset(p, 0, size);
-	return p;
-}
-
-static void huge_free(void *p, void *arg)
-{
-	(void)p; /* the process ends right after */
-	(void)arg;
-}
-
 /* Source MAC @i of --macs: A's first two bytes, then @i. */
 static void src_mac(const uint8_t a[6], uint32_t i, uint8_t out[6])
 {
@@ -102,8 +76,8 @@ int main(int argc, char **argv)
 	uint32_t macs = argc > 3 ? (uint32_t)atoi(argv[3]) : 1, next = 0;
 	struct vsw_fdb_params fp = {.max_entries = macs > 512 ? 2 * macs : 1024,
 				    .seed = 7,
-				    .alloc = huge_alloc,
-				    .free = huge_free};
+				    .alloc = bench_huge_alloc,
+				    .free = bench_huge_free};
 	struct fake_pool *pool =
 		fake_pool_create(4096, RTE_PKTMBUF_HEADROOM + 2048);
 	struct vsw_fdb *fdb = vsw_fdb_create(&fp);

@@ -18,37 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <x86intrin.h>
 
 #include "datapath/fdb.h"
+#include "bench_huge.h"
 
 #define BURST 32
-
-static void *huge_alloc(size_t size, void *arg)
-{
-	void *p;
-
-	(void)arg;
-	size = (size + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-	if (p == MAP_FAILED) {
-		p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			return NULL;
-		madvise(p, size, MADV_HUGEPAGE);
-	}
-	memset(p, 0, size); /* fault it in now, not in the timed loop */
-	return p;
-}
-
-static void huge_free(void *p, void *arg)
-{
-	(void)p; /* the process ends right after */
-	(void)arg;
-}
 
 static uint64_t mac_key(uint32_t i)
 {
@@ -76,8 +51,8 @@ int main(int argc, char **argv)
 	bool dst = argc > 3 && strcmp(argv[3], "dst") == 0;
 	struct vsw_fdb_params fp = {.max_entries = macs > 1 ? 2 * macs : 65536,
 				    .seed = 7,
-				    .alloc = huge_alloc,
-				    .free = huge_free};
+				    .alloc = bench_huge_alloc,
+				    .free = bench_huge_free};
 	struct vsw_fdb_wstats ws = {0};
 	uint64_t keys[BURST], vals[BURST], one, *t, sum = 0;
 	struct vsw_fdb *f;
