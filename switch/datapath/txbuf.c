@@ -96,7 +96,7 @@ void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 	w->dirty &= ~(1ull << id);
 	if (n == 0)
 		return;
-	b->next_tsc = now + dp->par.flush_tsc;
+	b->last_tsc = now;
 	if (p == NULL || !vsw_port_is_up(p)) {
 		c->drops[VSW_DROP_PORT_DOWN] += n;
 		rte_pktmbuf_free_bulk(b->pkts, n);

@@ -28,7 +28,7 @@ static inline void drop_pkt(struct vsw_port_ctrs *c, enum vsw_drop_reason r,
 
 /*
  * Hand port @id's buffered packets to it at TSC @now; what it refuses is
- * dropped.  Its next partial flush waits until @now + the interval.
+ * dropped.  Its next partial flush waits until the interval has passed.
  */
 void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 		    uint16_t id, uint64_t now);

@@ -345,7 +345,7 @@ static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 		uint16_t id = (uint16_t)__builtin_ctzll(d);
 
 		d &= d - 1;
-		if (all || (int64_t)(now - w->txb[id].next_tsc) >= 0)
+		if (all || now - w->txb[id].last_tsc >= dp->par.flush_tsc)
 			vsw_flush_port(w, dp, id, now);
 	}
 }

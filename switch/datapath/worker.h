@@ -23,9 +23,10 @@
 /* Packets waiting to leave by one port (worker-private). */
 struct vsw_txbuf {
 	uint16_t n;
-	/* the TSC before which a partial buffer waits: its last flush plus
-	 * tx-flush-interval-us (a port that was quiet flushes at once) */
-	uint64_t next_tsc;
+	/* when the port last flushed: a partial buffer waits until
+	 * tx-flush-interval-us has passed since (a quiet port's at once; an
+	 * interval set shorter applies at once too) */
+	uint64_t last_tsc;
 	struct rte_mbuf *pkts[VSW_BURST_MAX];
 };
 

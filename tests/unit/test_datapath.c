@@ -687,6 +687,18 @@ static void test_flush_interval(void)
 	vsw_worker_flush(e.w, e.dp, T + 2 * I + 21, true);
 	CHECK(sent(&e, 1) == 1 && e.w->dirty == 0);
 	drain(&e);
+	/* an interval set shorter (vswctl set) applies at once: after a
+	 * flush under 10 I, a frame leaves I after it once I is set */
+	e.dp->par.flush_tsc = 10 * I;
+	frame_at(&e, T + 13 * I, 40); /* quiet for 10 I: out at once */
+	CHECK(sent(&e, 1) == 1);
+	frame_at(&e, T + 13 * I + 10, 41);
+	poll_at(&e, T + 14 * I);
+	CHECK(sent(&e, 1) == 1 && e.w->txb[1].n == 1);
+	e.dp->par.flush_tsc = I;
+	poll_at(&e, T + 14 * I);
+	CHECK(sent(&e, 1) == 2 && e.w->dirty == 0);
+	drain(&e);
 	e.w->fake_tsc = 0;
 	teardown(&e);
 }
