@@ -214,18 +214,11 @@ bool vsw_fdb_lookup(const struct vsw_fdb *f, uint64_t key, uint64_t *val)
 void vsw_fdb_lookup_bulk(const struct vsw_fdb *f, const uint64_t *keys,
 			 unsigned int n, uint64_t *vals)
 {
-	uint32_t b1[256], b2[256];
-	unsigned int i;
-	struct slot *s;
+	uint64_t h[256];
 
-	for (i = 0; i < n; i++) {
-		buckets_of(f, keys[i], &b1[i], &b2[i]);
-		__builtin_prefetch(&f->b[b1[i]]);
-	}
-	for (i = 0; i < n; i++) {
-		s = find(f, keys[i], b1[i], b2[i]);
-		vals[i] = s != NULL ? read_val(s, keys[i]) : 0;
-	}
+	for (unsigned int i = 0; i < n; i++)
+		h[i] = vsw_fdb_prefetch(f, keys[i]);
+	vsw_fdb_lookup_hashed(f, keys, h, n, vals);
 }
 
 /* Lock the stripes of both buckets (in order, once if shared). */
@@ -625,15 +618,11 @@ int vsw_fdb_learn(struct vsw_fdb *f, uint64_t key, uint16_t port, uint32_t now,
 void vsw_fdb_learn_bulk(struct vsw_fdb *f, const uint64_t *keys, unsigned int n,
 			uint16_t port, uint32_t now, struct vsw_fdb_wstats *ws)
 {
-	uint32_t b1[256], b2[256];
-	unsigned int i;
+	uint64_t h[256];
 
-	for (i = 0; i < n; i++) {
-		buckets_of(f, keys[i], &b1[i], &b2[i]);
-		__builtin_prefetch(&f->b[b1[i]]); /* the second: rarely */
-	}
-	for (i = 0; i < n; i++)
-		learn_at(f, keys[i], b1[i], b2[i], port, now, ws);
+	for (unsigned int i = 0; i < n; i++)
+		h[i] = vsw_fdb_prefetch(f, keys[i]); /* the second: rarely */
+	vsw_fdb_learn_hashed(f, keys, h, n, port, now, ws);
 }
 
 uint64_t vsw_fdb_prefetch(const struct vsw_fdb *f, uint64_t key)

@@ -200,8 +200,7 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_table *dp,
  * prefetching each one's FDB bucket as soon as it is known so that the
  * misses of a large FDB overlap the parsing, then learn the sources and
  * look up the destinations, then append each packet to its output
- * buffer(s).  Compiled
- * twice, with and without VLANs (@vlans a constant), so that a table
+ * buffer(s).  Compiled twice, with and without VLANs (@vlans a constant), so that a table
  * without them runs the plain path with no VLAN test at all.
  */
 static inline __attribute__((always_inline)) void

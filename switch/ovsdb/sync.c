@@ -183,6 +183,20 @@ static void note_ignored(struct want *w, json_t *ifc, json_t *port)
 		add_ignored(w, "Port qos");
 }
 
+/* options:@key of an interface of @type, or NULL with @w's error set. */
+static const char *need_option(struct want *w, json_t *opts, const char *type,
+			       const char *key)
+{
+	const char *s = datum_map_get(opts, key);
+
+	if (s == NULL || s[0] == '\0') {
+		snprintf(w->err, sizeof(w->err),
+			 "vsw: a %s interface needs options:%s", type, key);
+		return NULL;
+	}
+	return s;
+}
+
 /* Fill @w's kv lists from its Interface and Port rows (or its error). */
 static void map_iface(struct vsw_ovsdb *o, struct want *w, json_t *ifc,
 		      json_t *port)
@@ -201,23 +215,14 @@ static void map_iface(struct vsw_ovsdb *o, struct want *w, json_t *ifc,
 			 "type=vhost-user,mode=server,path=%s/%s", o->sock_dir,
 			 w->name);
 	} else if (strcmp(type, "dpdkvhostuserclient") == 0) {
-		s = datum_map_get(opts, "vhost-server-path");
-		if (s == NULL || s[0] == '\0') {
-			snprintf(w->err, sizeof(w->err),
-				 "vsw: a dpdkvhostuserclient interface needs "
-				 "options:vhost-server-path");
+		if ((s = need_option(w, opts, type, "vhost-server-path")) ==
+		    NULL)
 			return;
-		}
 		snprintf(w->fixed, sizeof(w->fixed),
 			 "type=vhost-user,mode=client,path=%s", s);
 	} else if (strcmp(type, "dpdk") == 0) {
-		s = datum_map_get(opts, "dpdk-devargs");
-		if (s == NULL || s[0] == '\0') {
-			snprintf(w->err, sizeof(w->err),
-				 "vsw: a dpdk interface needs "
-				 "options:dpdk-devargs");
+		if ((s = need_option(w, opts, type, "dpdk-devargs")) == NULL)
 			return;
-		}
 		snprintf(w->fixed, sizeof(w->fixed), "type=ethdev,devargs=%s",
 			 s);
 	} else {
