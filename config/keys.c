@@ -33,6 +33,8 @@ static const struct vsw_key_choice poll_modes[] = {
 	{"busy", VSW_POLL_BUSY}, {"adaptive", VSW_POLL_ADAPTIVE}, {NULL, 0}};
 static const struct vsw_key_choice on_off[] = {
 	{"on", 1}, {"off", 0}, {NULL, 0}};
+static const struct vsw_key_choice guest_calls[] = {
+	{"direct", 1}, {"relay", 0}, {NULL, 0}};
 static const struct vsw_key_choice offloads[] = {
 	{"on", VSW_OFFLOADS_ON}, {"off", VSW_OFFLOADS_OFF}, {NULL, 0}};
 static const struct vsw_key_choice controls[] = {
@@ -98,6 +100,12 @@ const struct vsw_key vsw_keys[] = {
 	 .help = "on: vsw calls (interrupts) a guest only when it asks; off: "
 		 "after every enqueue, even to a polling guest (to measure "
 		 "what suppression saves)."},
+	{"guest-calls", SW(guest_calls_direct), .kind = VSW_KIND_CHOICE,
+	 .choices = guest_calls, .dflt = "direct", .runtime = true,
+	 .help = "direct: a worker writes an interrupt-driven guest's call "
+		 "eventfd itself, under a watchdog (a port whose writes block "
+		 "or are slow falls back to relay for good); relay: a thread "
+		 "per port writes it (one more thread hop per call)."},
 	{"idle-threshold-us", SW(idle_threshold_us), .min = 1, .max = 1000000,
 	 .dflt = "200", .runtime = true,
 	 .help = "Adaptive: idle time before a worker sleeps."},

@@ -86,6 +86,13 @@ struct vsw_port_info {
 	uint32_t tx_offloads;
 	bool has_features;
 	uint64_t features;
+	/* vhost-user: where calls to the guest go ("direct", "relay",
+	 * "relay (fell back)"; NULL: another kind), why it fell back (NULL:
+	 * it did not), and the calls made each way */
+	const char *calls;
+	const char *calls_why;
+	uint64_t calls_direct;
+	uint64_t calls_relayed;
 };
 
 struct vsw_port_ops {
@@ -149,6 +156,12 @@ struct vsw_port_ops {
 	 * measure).  May be NULL.
 	 */
 	void (*set_call_suppression)(struct vsw_port *p, bool on);
+	/*
+	 * Control: @direct: workers write the peer's notification fds
+	 * themselves (under a watchdog); else a thread per port does
+	 * (`set guest-calls`).  May be NULL.
+	 */
+	void (*set_guest_calls)(struct vsw_port *p, bool direct);
 	/* Control: the kind's facts for telemetry and queue upkeep. May be
 	 * NULL (vsw_port_info_get then gives the defaults). */
 	void (*info)(struct vsw_port *p, struct vsw_port_info *pi);
@@ -197,6 +210,9 @@ struct vsw_port_env {
 	/* Calls only when the guest asks (call-suppression; off: after every
 	 * enqueue, to measure).  Later: ops->set_call_suppression. */
 	bool call_suppression;
+	/* Workers write guests' call eventfds (guest-calls = direct).
+	 * Later: ops->set_guest_calls. */
+	bool guest_calls_direct;
 	/* vhost-user server sockets: permission bits, owner and group ("" =
 	 * unchanged); a port's own socket-* keys take precedence */
 	unsigned int socket_mode;

@@ -152,6 +152,11 @@ static void destroy_connection(int vid)
 		vp->conn_vid = -1;
 		forget_guest(vp);
 		vsw_call_relay_reset(vp->call_relay);
+		/* the library reported the device destroyed first (22.11:
+		 * destroy_device, which waited for the workers) or never ran
+		 * it: no worker can be writing these */
+		if (__atomic_load_n(&vp->vid, __ATOMIC_ACQUIRE) < 0)
+			vsw_vhost_call_drop(vp);
 	}
 	vsw_vhost_map_unlock();
 	vsw_vhost_guard_detach(vid);
@@ -346,6 +351,12 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 	pi->features = vp->features;
 	/* the library's per-queue lock serializes workers on one pair */
 	pi->tx_queues_shared = vp->n_workers > nr;
+	pi->calls = vsw_vhost_calls_str(vp);
+	pi->calls_why = __atomic_load_n(&vp->calls_why, __ATOMIC_ACQUIRE);
+	pi->calls_direct =
+		__atomic_load_n(&vp->n_direct_calls, __ATOMIC_RELAXED);
+	pi->calls_relayed =
+		__atomic_load_n(&vp->n_relayed_calls, __ATOMIC_RELAXED);
 }
 
 /*
@@ -387,6 +398,7 @@ static void vhost_destroy(struct vsw_port *p)
 	pthread_mutex_unlock(&vsw_vhost_reg_lock);
 	vsw_call_relay_destroy(vp->call_relay);
 	vp->call_relay = NULL;
+	vsw_vhost_call_drop(vp);
 	PORT_LOG(INFO, "%s: removed", p->name);
 }
 
@@ -403,6 +415,7 @@ static const struct vsw_port_ops vhost_port_ops = {
 	.drain_unpolled = vsw_vhost_drain_unpolled,
 	.set_kick_suppression = vsw_vhost_set_kick_suppression,
 	.set_call_suppression = vsw_vhost_set_call_suppression,
+	.set_guest_calls = vsw_vhost_set_guest_calls,
 	.info = vhost_info,
 };
 
@@ -467,6 +480,7 @@ static void init_fields(struct vsw_vhost_port *vp,
 	vp->n_workers = env->n_workers;
 	vp->kicks_off = env->kick_suppression;
 	vp->calls_forced = !env->call_suppression;
+	vsw_vhost_call_init(vp, env->guest_calls_direct);
 	vp->quiesce = env->quiesce;
 	vp->wake = env->wake;
 	vp->hook_arg = env->hook_arg;

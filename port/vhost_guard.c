@@ -129,28 +129,30 @@ static const char *reply_backlog(int fd)
 	return outq > limit ? "the frontend does not read its replies" : NULL;
 }
 
-static struct vsw_call_relay *relay_of(int vid)
-{
-	struct vsw_vhost_port *vp = vsw_vhost_port_of(vid);
-
-	return vp != NULL ? vp->call_relay : NULL;
-}
-
-/* SET_VRING_CALL with an fd: ours to the library, the guest's relayed. */
+/*
+ * SET_VRING_CALL (every virtqueue lock of the device held): the library
+ * gets an eventfd of ours; the guest's fd goes to the relay, and a
+ * duplicate of it, if it is an eventfd, to the workers (vhost_call.c).
+ */
 static void swap_call_fd(int vid, struct vsw_guard_ctx *c, int ring)
 {
-	struct vsw_call_relay *r = relay_of(vid);
+	struct vsw_vhost_port *vp = vsw_vhost_port_of(vid);
+	struct vsw_call_relay *r = vp != NULL ? vp->call_relay : NULL;
 	int lib_fd;
 
-	if (r == NULL)
+	if (r == NULL || ring < 0)
 		return;
 	if ((c->msg.payload.u64 & VSW_GUARD_NOFD) || c->fd_num != 1) {
+		vsw_vhost_call_set(vp, (uint32_t)ring, -1);
 		vsw_call_relay_detach(r, (uint32_t)ring);
 		return;
 	}
+	vsw_vhost_call_set(vp, (uint32_t)ring, c->fds[0]);
 	lib_fd = vsw_call_relay_attach(r, (uint32_t)ring, c->fds[0]);
 	if (lib_fd >= 0)
 		c->fds[0] = lib_fd; /* the guest's fd is the relay's now */
+	else
+		vsw_vhost_call_set(vp, (uint32_t)ring, -1);
 }
 
 enum rte_vhost_msg_result vsw_vhost_guard(int vid, void *arg)

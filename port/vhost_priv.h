@@ -7,11 +7,14 @@
  *   vhost_rxtx.c    the datapath (rx, tx, call counting), draining;
  *   vhost_guard.c   the message firewall (its rules: vhost_guard_rules.c,
  *                   plain C);
+ *   vhost_call.c    where each guest interrupt goes: written by the
+ *                   worker under a watchdog, or relayed;
  *   vhost_relay.c   the relay of guest interrupts;
  *   vhost_map.c     the path -> port table and the two locks.
- * Calls go one way: vhost.c calls the four others; vhost_notify.c,
+ * Calls go one way: vhost.c calls the others; vhost_notify.c,
  * vhost_rxtx.c, vhost_guard.c and vhost_relay.c call only vhost_map.c
- * (the guard also the relay and its rules), which calls none.
+ * (the guard also the relay, vhost_call.c and its rules; vhost_rxtx.c
+ * also vhost_call.c, which calls the relay), which calls none.
  * The lock order is written at the top of vhost.c.
  */
 #ifndef VSW_VHOST_PRIV_H
@@ -32,6 +35,15 @@
 #define VHOST_RX_ENABLED_BITS 32
 
 struct vsw_call_relay;
+
+/* Where a port's calls to its guest go (vhost_call.c). */
+enum {
+	VSW_CALLS_DIRECT,    /* the worker writes the guest's eventfd */
+	VSW_CALLS_RELAY,     /* guest-calls = relay */
+	VSW_CALLS_FELL_BACK, /* relay for good: a write blocked or was slow */
+};
+/* rings a port may have calls for (VSW_GUARD_MAX_RINGS) */
+#define VSW_CALL_RINGS 64
 
 struct vsw_vhost_port {
 	struct vsw_port base;
@@ -69,6 +81,19 @@ struct vsw_vhost_port {
 	uint64_t touched;
 	/* relays interrupts to the guest's call fds (vhost_guard.c) */
 	struct vsw_call_relay *call_relay;
+	/* calls (vhost_call.c): VSW_CALLS_*, and why it fell back (a
+	 * static string; NULL: it did not); writers: control (set
+	 * guest-calls), workers (fall back, once) */
+	uint8_t calls_mode;
+	const char *calls_why;
+	/* per ring, our duplicate of the guest's call eventfd that workers
+	 * write (-1: none, or not an eventfd); writer: vhost thread with
+	 * every virtqueue lock held (SET_VRING_CALL), destroy; readers:
+	 * workers in guest_notified, under that ring's lock */
+	int call_direct[VSW_CALL_RINGS];
+	/* calls made each way; the direct writes' budget (workers) */
+	uint64_t n_direct_calls, n_relayed_calls;
+	uint64_t cw_writes, cw_cycles, cw_strikes;
 	/* the MTU the guest's device model gave it and told us
 	 * (VHOST_USER_NET_SET_MTU: QEMU's host_mtu), 0: none; writer: vhost
 	 * thread at connect; reader: control (upkeep warns when it is above
@@ -149,6 +174,20 @@ void vsw_call_relay_detach(struct vsw_call_relay *r, uint32_t ring);
  * off).  Never blocks: it writes only an eventfd of the relay's own. */
 void vsw_call_relay_force(struct vsw_call_relay *r, uint32_t ring);
 
+/* vhost_call.c: where each call goes. */
+
+/* Ring @ring of @vp wants a call: written directly (@worker: on a worker
+ * inside the library, under the ring's lock) or relayed. */
+void vsw_vhost_call(struct vsw_vhost_port *vp, uint32_t ring, bool worker);
+/* SET_VRING_CALL (every virtqueue lock held): ring @ring's guest fd is
+ * @guest_fd (-1: none); we keep a duplicate if it is an eventfd. */
+void vsw_vhost_call_set(struct vsw_vhost_port *vp, uint32_t ring, int guest_fd);
+void vsw_vhost_call_init(struct vsw_vhost_port *vp, bool direct);
+/* Destroy: close the duplicates (the library is gone). */
+void vsw_vhost_call_drop(struct vsw_vhost_port *vp);
+void vsw_vhost_set_guest_calls(struct vsw_port *p, bool direct);
+const char *vsw_vhost_calls_str(const struct vsw_vhost_port *vp);
+
 /* vhost_rxtx.c: the datapath ops and the control thread's drain. */
 
 uint16_t vsw_vhost_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
@@ -156,8 +195,8 @@ uint16_t vsw_vhost_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 uint16_t vsw_vhost_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		      uint16_t n);
 uint64_t vsw_vhost_drain_unpolled(struct vsw_port *p, uint16_t from);
-/* The library's guest_notified callback: count one call on the queue
- * pair the worker is enqueuing to. */
+/* The library's guest_notified callback: the ring the thread is serving
+ * wants a call (counted per queue pair for RX rings); vsw_vhost_call. */
 void vsw_vhost_guest_notified(int vid);
 
 /* vhost_notify.c: guest kicks (fds, the kick setting) and the views. */

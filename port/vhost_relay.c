@@ -1,23 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The relay of guest interrupts.
+ * The relay of guest interrupts: the way of calls that must not be made
+ * from a worker.
  *
- * The library writes the guest's call eventfd from inside
- * rte_vhost_enqueue_burst, on a worker.  A guest can make that write
- * block (a full pipe, an eventfd at its maximum count, O_NONBLOCK cleared
- * on the file description it shares with us), which would stop every port
- * that worker serves.  So the guard (vhost_guard.c) hands the library an
- * eventfd of vsw's own instead (non-blocking, shared with nobody) and a
- * relay thread per port copies each interrupt to the guest's fd; if the
- * guest blocks that write, it blocks only its own relay, and a port
- * delete or shutdown interrupts it (a signal, see vsw_call_relay_destroy)
- * instead of waiting for the guest with the control lock held.  Calls
- * forced by call-suppression off take the same way: the worker marks the
- * ring and writes the relay's force_fd (ours alone, non-blocking).
+ * The library writes a ring's call fd from inside its enqueue and dequeue,
+ * on a worker, and then calls vsw back (guest_notified).  A guest can make
+ * a write to its own call fd block (a full pipe, an eventfd at its maximum
+ * count, O_NONBLOCK cleared on the file description it shares with us),
+ * which would stop every port that worker serves.  So the guard
+ * (vhost_guard.c) hands the library an eventfd of vsw's own instead
+ * (non-blocking, shared with nobody, read by nobody), and vhost_call.c
+ * decides where each call goes: a worker writes the guest's eventfd
+ * itself under a watchdog, or marks the ring here and writes the relay's
+ * force_fd (ours alone, non-blocking), and this thread, one per port,
+ * writes the guest's fd.  If the guest blocks that write, it blocks only
+ * its own relay, and a port delete or shutdown interrupts it (a signal,
+ * see vsw_call_relay_destroy) instead of waiting for the guest with the
+ * control lock held.
  *
  * Threads: attach and detach run on the vhost-events thread, for some
  * messages with every virtqueue lock held: they take only the relay's
- * leaf lock.  Only the relay thread closes the fds it polls or writes.
+ * leaf lock.  Only the relay thread closes the fds it writes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +32,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,18 +41,17 @@
 #define RELAY_STOP UINT32_MAX
 #define RELAY_WORK (UINT32_MAX - 1)
 #define RELAY_FORCE (UINT32_MAX - 2)
-#define RELAY_CLOSE_MAX (VSW_GUARD_MAX_RINGS * 4)
+#define RELAY_CLOSE_MAX (VSW_GUARD_MAX_RINGS * 2)
 
 struct vsw_call_relay {
 	pthread_t thread;
 	int epfd;
 	int ctl_fd;	      /* eventfd: work to do (RELAY_WORK) */
-	int force_fd;	      /* eventfd: forced calls (RELAY_FORCE) */
+	int force_fd;	      /* eventfd: calls to make (RELAY_FORCE) */
 	uint64_t force_rings; /* rings to call, bit per ring (workers set) */
 	bool stop;
-	/* under lock: per ring, our eventfd (polled) and the guest's fd */
+	/* under lock: per ring, the guest's fd */
 	pthread_mutex_t lock;
-	int ours[VSW_GUARD_MAX_RINGS];
 	int guest[VSW_GUARD_MAX_RINGS];
 	int closing[RELAY_CLOSE_MAX]; /* fds only the relay may close */
 	unsigned int n_closing;
@@ -65,7 +66,7 @@ static void relay_defer_close(struct vsw_call_relay *r, int fd)
 	if (r->n_closing < RELAY_CLOSE_MAX)
 		r->closing[r->n_closing++] = fd;
 	else
-		close(fd); /* cannot happen: rings * 4 */
+		close(fd); /* cannot happen: rings * 2 */
 }
 
 static void relay_poke(struct vsw_call_relay *r)
@@ -79,33 +80,13 @@ static void relay_poke(struct vsw_call_relay *r)
 /* Relay thread: deferred closes (lock held by caller). */
 static void relay_reap(struct vsw_call_relay *r)
 {
-	for (unsigned int i = 0; i < r->n_closing; i++) {
-		epoll_ctl(r->epfd, EPOLL_CTL_DEL, r->closing[i], NULL);
+	for (unsigned int i = 0; i < r->n_closing; i++)
 		close(r->closing[i]);
-	}
 	r->n_closing = 0;
 }
 
-/* Relay thread: ring @ring rang; pass it on to the guest. */
-static void relay_ring(struct vsw_call_relay *r, uint32_t ring)
-{
-	uint64_t v, one = 1;
-	struct iovec iov = {&v, sizeof(v)};
-	int ours, guest;
-
-	pthread_mutex_lock(&r->lock);
-	ours = r->ours[ring];
-	guest = r->guest[ring];
-	pthread_mutex_unlock(&r->lock);
-	/* both stay open: only this thread closes them */
-	if (ours < 0 || preadv2(ours, &iov, 1, -1, RWF_NOWAIT) != sizeof(v))
-		return;
-	if (guest >= 0 && write(guest, &one, sizeof(one)) < 0)
-		return; /* the guest's own fd: its problem */
-}
-
-/* Relay thread: the calls workers forced (call-suppression off).  The
- * writes outside the lock, as relay_ring: a guest may block them. */
+/* Relay thread: the calls workers handed over.  The writes outside the
+ * lock: a guest may block them. */
 static void relay_forced(struct vsw_call_relay *r)
 {
 	uint64_t v, one = 1, rings;
@@ -124,7 +105,7 @@ static void relay_forced(struct vsw_call_relay *r)
 }
 
 /*
- * Worker.  The eventfd is written only when no forced ring was pending:
+ * Worker (or control).  The eventfd is written only when no ring was pending:
  * otherwise the relay has not taken the set yet (it reads force_fd, then
  * takes force_rings), so it will see this ring too.  One syscall per
  * relay wake-up, not per burst.
@@ -155,8 +136,6 @@ static void *relay_main(void *arg)
 					continue;
 			} else if (ev[i].data.u32 == RELAY_FORCE) {
 				relay_forced(r);
-			} else if (ev[i].data.u32 < VSW_GUARD_MAX_RINGS) {
-				relay_ring(r, ev[i].data.u32);
 			}
 		}
 		pthread_mutex_lock(&r->lock);
@@ -208,7 +187,7 @@ struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
 	snprintf(r->name, sizeof(r->name), "%s", port);
 	pthread_mutex_init(&r->lock, NULL);
 	for (unsigned int i = 0; i < VSW_GUARD_MAX_RINGS; i++)
-		r->ours[i] = r->guest[i] = -1;
+		r->guest[i] = -1;
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	r->ctl_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	r->force_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -241,9 +220,8 @@ void vsw_call_relay_reset(struct vsw_call_relay *r)
 		return;
 	pthread_mutex_lock(&r->lock);
 	for (unsigned int i = 0; i < VSW_GUARD_MAX_RINGS; i++) {
-		relay_defer_close(r, r->ours[i]);
 		relay_defer_close(r, r->guest[i]);
-		r->ours[i] = r->guest[i] = -1;
+		r->guest[i] = -1;
 	}
 	pthread_mutex_unlock(&r->lock);
 	relay_poke(r);
@@ -280,29 +258,19 @@ void vsw_call_relay_destroy(struct vsw_call_relay *r)
 }
 
 /*
- * SET_VRING_CALL: give the library an eventfd of ours for ring @ring and
- * relay it to the guest's @guest_fd.  Returns our fd (the library owns
- * it from now on), or -1 to leave the message as it is.
+ * SET_VRING_CALL: the relay takes the guest's @guest_fd for ring @ring and
+ * returns an eventfd for the library (the library owns it from now on;
+ * nobody reads it: the library's writes only make it call guest_notified),
+ * or -1 to leave the message as it is.
  */
 int vsw_call_relay_attach(struct vsw_call_relay *r, uint32_t ring, int guest_fd)
 {
-	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = ring};
-	int lib_fd, ours;
+	int lib_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 
-	lib_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (lib_fd < 0)
 		return -1;
-	ours = fcntl(lib_fd, F_DUPFD_CLOEXEC, 0);
-	if (ours < 0 || epoll_ctl(r->epfd, EPOLL_CTL_ADD, ours, &ev) < 0) {
-		if (ours >= 0)
-			close(ours);
-		close(lib_fd);
-		return -1;
-	}
 	pthread_mutex_lock(&r->lock);
-	relay_defer_close(r, r->ours[ring]);
 	relay_defer_close(r, r->guest[ring]);
-	r->ours[ring] = ours;
 	r->guest[ring] = guest_fd;
 	pthread_mutex_unlock(&r->lock);
 	relay_poke(r);
@@ -312,9 +280,8 @@ int vsw_call_relay_attach(struct vsw_call_relay *r, uint32_t ring, int guest_fd)
 void vsw_call_relay_detach(struct vsw_call_relay *r, uint32_t ring)
 {
 	pthread_mutex_lock(&r->lock);
-	relay_defer_close(r, r->ours[ring]);
 	relay_defer_close(r, r->guest[ring]);
-	r->ours[ring] = r->guest[ring] = -1;
+	r->guest[ring] = -1;
 	pthread_mutex_unlock(&r->lock);
 	relay_poke(r);
 }

@@ -13,21 +13,48 @@
 #define DRAIN_BURST 32
 #define DRAIN_CALLS 128
 
-/* The queue pair a worker is enqueuing to, for guest_notified, and
- * whether the library called it (call-suppression off only). */
-static __thread struct vsw_vhost_port *cur_port;
-static __thread uint16_t cur_qp;
-static __thread bool cur_called;
+/* The ring a thread is serving inside the library, for guest_notified:
+ * its port (NULL: none), ring, whether it is a worker's enqueue (calls
+ * counted per queue pair) or dequeue, or control's drain; and whether
+ * the library called (call-suppression off only). */
+struct call_ctx {
+	struct vsw_vhost_port *vp;
+	uint16_t ring;
+	bool worker;
+	bool rx;
+	bool called;
+};
+static __thread struct call_ctx cur;
 
-/* From inside rte_vhost_enqueue_burst, on the worker: one call sent. */
+static inline void ctx_set(struct vsw_vhost_port *vp, uint16_t ring,
+			   bool worker)
+{
+	cur.vp = vp;
+	cur.ring = ring;
+	cur.worker = worker;
+	cur.rx = ring % 2 == VIRTIO_RXQ;
+}
+
+/* The ring's guest asked for a call: the library wrote the eventfd of
+ * ours it holds (vhost_relay.c) and tells us, under that ring's lock. */
 void vsw_vhost_guest_notified(int vid)
 {
-	(void)vid;
-	if (cur_port != NULL) {
-		__atomic_fetch_add(&cur_port->calls[cur_qp], 1,
-				   __ATOMIC_RELAXED);
-		cur_called = true;
+	struct vsw_vhost_port *vp = cur.vp;
+
+	if (unlikely(vp == NULL)) {
+		/* the library called outside our enqueue, dequeue and drain:
+		 * not in 22.11; every ring of the port, through its relay */
+		vp = vsw_vhost_port_of(vid);
+		for (uint32_t r = 0; vp != NULL && r < VSW_CALL_RINGS; r++)
+			vsw_vhost_call(vp, r, false);
+		return;
 	}
+	if (cur.rx) {
+		__atomic_fetch_add(&vp->calls[cur.ring / 2], 1,
+				   __ATOMIC_RELAXED);
+		cur.called = true;
+	}
+	vsw_vhost_call(vp, cur.ring, cur.worker);
 }
 
 /* Worker: caller checked `up`; the vid stays valid until it quiesces. */
@@ -35,11 +62,15 @@ uint16_t vsw_vhost_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		      uint16_t n)
 {
 	struct vsw_vhost_port *vp = vhost_cast(p);
+	uint16_t k;
 
 	if (q >= __atomic_load_n(&vp->guest_qp, __ATOMIC_RELAXED))
 		return 0;
-	return rte_vhost_dequeue_burst(vp->vid, q * 2 + VIRTIO_TXQ, p->mp, pkts,
-				       n);
+	ctx_set(vp, q * 2 + VIRTIO_TXQ, true);
+	k = rte_vhost_dequeue_burst(vp->vid, q * 2 + VIRTIO_TXQ, p->mp, pkts,
+				    n);
+	cur.vp = NULL;
+	return k;
 }
 
 /*
@@ -61,10 +92,9 @@ enqueue(struct vsw_vhost_port *vp, uint16_t q, struct rte_mbuf **pkts,
 
 	if (qp >= VSW_MAX_QUEUES || !(en & (1u << qp)))
 		qp = 0;
-	cur_port = vp;
-	cur_qp = qp;
+	ctx_set(vp, qp * 2 + VIRTIO_RXQ, true);
 	if (force)
-		cur_called = false;
+		cur.called = false;
 	do {
 		uint16_t chunk =
 			n - sent < VHOST_ENQ_MAX ? n - sent : VHOST_ENQ_MAX;
@@ -76,9 +106,10 @@ enqueue(struct vsw_vhost_port *vp, uint16_t q, struct rte_mbuf **pkts,
 		if (k < chunk)
 			break;
 	} while (sent < n);
-	cur_port = NULL;
-	if (force && sent > 0 && !cur_called) {
-		vsw_call_relay_force(vp->call_relay, qp * 2 + VIRTIO_RXQ);
+	cur.vp = NULL;
+	if (force && sent > 0 && !cur.called) {
+		/* outside the ring's lock: through the relay */
+		vsw_vhost_call(vp, qp * 2 + VIRTIO_RXQ, false);
 		__atomic_fetch_add(&vp->calls[qp], 1, __ATOMIC_RELAXED);
 	}
 	__atomic_fetch_add(&vp->enqueues[qp], calls, __ATOMIC_RELAXED);
@@ -111,6 +142,7 @@ uint64_t vsw_vhost_drain_unpolled(struct vsw_port *p, uint16_t from)
 	for (uint16_t q = from; vp->vid >= 0 && q < vp->guest_qp; q++) {
 		/* the library hands out 32 at most per call; a bounded number
 		 * of calls empties a 4096-entry ring without stalling control */
+		ctx_set(vp, q * 2 + VIRTIO_TXQ, false);
 		for (int i = 0; i < DRAIN_CALLS; i++) {
 			n = rte_vhost_dequeue_burst(vp->vid, q * 2 + VIRTIO_TXQ,
 						    p->mp, pkts, DRAIN_BURST);
@@ -120,6 +152,7 @@ uint64_t vsw_vhost_drain_unpolled(struct vsw_port *p, uint16_t from)
 				break;
 		}
 	}
+	cur.vp = NULL;
 	pthread_mutex_unlock(&vsw_vhost_reg_lock);
 	return total;
 }

@@ -94,6 +94,9 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 				     cfg->sw.kick_suppression ? "on" : "off");
 	rte_tel_data_add_dict_string(d, "call_suppression",
 				     cfg->sw.call_suppression ? "on" : "off");
+	rte_tel_data_add_dict_string(d, "guest_calls",
+				     cfg->sw.guest_calls_direct ? "direct"
+								: "relay");
 	rte_tel_data_add_dict_u64(d, "idle_threshold_us",
 				  cfg->sw.idle_threshold_us);
 	rte_tel_data_add_dict_u64(d, "max_sleep_us", cfg->sw.max_sleep_us);
@@ -382,6 +385,13 @@ static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 	rte_tel_data_add_dict_int(d, "vid", pi.vid);
 	rte_tel_data_add_dict_u64(d, "connects", p->connects);
 	rte_tel_data_add_dict_u64(d, "tx_queues_shared", pi.tx_queues_shared);
+	if (pi.calls != NULL) {
+		rte_tel_data_add_dict_string(d, "call_path", pi.calls);
+		rte_tel_data_add_dict_string(d, "call_path_why",
+					     pi.calls_why ? pi.calls_why : "");
+		rte_tel_data_add_dict_u64(d, "calls_direct", pi.calls_direct);
+		rte_tel_data_add_dict_u64(d, "calls_relayed", pi.calls_relayed);
+	}
 	rte_tel_data_add_dict_u64(d, "disconnects", p->disconnects);
 	/* the counters: the CTR rows of config/vsw_counters.h */
 #define VSW_CTR_TEL_CTR(k) rte_tel_data_add_dict_u64(d, #k, s.k);

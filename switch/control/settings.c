@@ -13,13 +13,14 @@ void vsw_ctl_fdb_refresh(struct vsw_ctl *ctl)
 }
 
 /* The switch settings @conf in force: a table, FDB refresh, kicks and
- * calls. */
+ * calls (suppression, the way to guests). */
 static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
 			char *err, size_t errlen)
 {
 	struct vsw_switch_conf old = ctl->cfg.sw;
 	bool kicks = old.kick_suppression != conf->kick_suppression;
 	bool calls = old.call_suppression != conf->call_suppression;
+	bool gcalls = old.guest_calls_direct != conf->guest_calls_direct;
 	int rc;
 
 	ctl->cfg.sw = *conf;
@@ -29,7 +30,7 @@ static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
 		return rc;
 	}
 	vsw_ctl_fdb_refresh(ctl);
-	for (int i = 0; (kicks || calls) && i < VSW_MAX_PORTS; i++) {
+	for (int i = 0; (kicks || calls || gcalls) && i < VSW_MAX_PORTS; i++) {
 		struct vsw_port *p = ctl->ports[i];
 
 		if (p == NULL)
@@ -40,6 +41,9 @@ static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
 		if (calls && p->ops->set_call_suppression)
 			p->ops->set_call_suppression(
 				p, ctl->cfg.sw.call_suppression);
+		if (gcalls && p->ops->set_guest_calls)
+			p->ops->set_guest_calls(p,
+						ctl->cfg.sw.guest_calls_direct);
 	}
 	return 0;
 }

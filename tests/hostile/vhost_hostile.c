@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -199,6 +200,14 @@ static uint64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 static void sleep_ms(int ms)
@@ -1901,6 +1910,7 @@ static int full_call_fd(uint64_t pipe_kind, int *peer)
 
 static void s_call_full(struct report *r, uint64_t pipe_kind)
 {
+	uint64_t max = 0xfffffffffffffffeull;
 	int peer;
 	struct dev d;
 	uint16_t before, u;
@@ -1908,28 +1918,101 @@ static void s_call_full(struct report *r, uint64_t pipe_kind)
 	SENT(r,
 	     "running device whose vring 1 call fd is %s; 1 frame, then 4 "
 	     "more; drained after %d ms",
-	     pipe_kind == 2 ? "a full blocking pipe, kept full that long"
-	     : pipe_kind    ? "a full blocking pipe"
-			    : "an eventfd at its maximum",
+	     pipe_kind == 3   ? "an eventfd, raised to its maximum after the "
+				"first frame"
+	     : pipe_kind == 2 ? "a full blocking pipe, kept full that long"
+	     : pipe_kind      ? "a full blocking pipe"
+			      : "an eventfd at its maximum",
 	     opt.hold_ms);
 	guest_init(&d.g);
-	close_fd(&d.g.call[1]);
-	d.g.call[1] = full_call_fd(pipe_kind, &peer);
+	if (pipe_kind != 3) {
+		close_fd(&d.g.call[1]);
+		d.g.call[1] = full_call_fd(pipe_kind, &peer);
+	} else {
+		peer = -1; /* guest_init's eventfd, blocking */
+	}
 	if (dev_up_with(&d, r, false) == 0) {
 		u = tx_some(&d.g, 1, 1000);
 		before = u;
+		if (pipe_kind == 3) { /* a running ring's call fd goes bad */
+			drain(d.g.call[1]);
+			set_blocking(d.g.call[1], true);
+			if (write(d.g.call[1], &max, sizeof(max)) !=
+			    sizeof(max))
+				die("eventfd");
+		}
 		if (pipe_kind ==
 		    2) /* held: the backend's writer stays blocked */
 			usleep((useconds_t)opt.hold_ms * 1000);
 		u = tx_some(&d.g, 4, opt.hold_ms);
+		if (pipe_kind == 3) /* held full that long, consumed or not */
+			usleep((useconds_t)opt.hold_ms * 1000);
 		GOT(r, "first frame %s; %u of the 4 next consumed in %d ms",
 		    before == 1 ? "consumed" : "not consumed",
 		    (uint16_t)(u - before), opt.hold_ms);
-		drain(pipe_kind ? peer : d.g.call[1]);
+		drain(peer >= 0 ? peer : d.g.call[1]);
 		u = tx_wait(&d.g, d.g.avail_idx, opt.timeout_ms);
 		GOT(r, "after draining: %u of 5 consumed", u);
 	}
 	close_fd(&peer);
+	dev_down(&d, r);
+}
+
+/*
+ * vring 1's call fd is an eventfd that @n watches (CALL_DUPS duplicates
+ * of it in each of @n / CALL_DUPS epoll sets: few fds) wait on: every
+ * write to it walks them all (about 1 ms for 30000 here).  A backend
+ * writing it from its data path spends that much per call.  32 frames,
+ * one at a time, each answered with a call.
+ */
+#define CALL_DUPS 200
+static void s_call_slow(struct report *r, uint64_t n)
+{
+	struct dev d;
+	struct epoll_event ev = {.events = EPOLLIN};
+	int dups[CALL_DUPS], *eps, n_eps = (int)(n / CALL_DUPS), fd;
+	uint64_t t0, one = 1, made = 0;
+	uint16_t u = 0;
+
+	SENT(r,
+	     "running device whose vring 1 call fd is an eventfd with "
+	     "%" PRIu64 " epoll watches; 32 frames, one at a time",
+	     n);
+	eps = calloc((size_t)n_eps, sizeof(int));
+	if (eps == NULL)
+		die("calloc");
+	guest_init(&d.g);
+	fd = d.g.call[1];
+	for (int i = 0; i < CALL_DUPS; i++)
+		dups[i] = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	for (int e = 0; e < n_eps; e++) {
+		eps[e] = epoll_create1(EPOLL_CLOEXEC);
+		for (int i = 0; eps[e] >= 0 && i < CALL_DUPS; i++)
+			if (dups[i] >= 0 &&
+			    epoll_ctl(eps[e], EPOLL_CTL_ADD, dups[i], &ev) == 0)
+				made++;
+	}
+	t0 = now_us();
+	if (write(fd, &one, sizeof(one)) != sizeof(one))
+		die("eventfd");
+	t0 = now_us() - t0;
+	drain(fd);
+	if (dev_up_with(&d, r, false) == 0) {
+		GOT(r, "%" PRIu64 " watches; one write %" PRIu64 " us", made,
+		    t0);
+		t0 = now_ms();
+		for (int i = 0; i < 32; i++)
+			u = tx_some(&d.g, 1, opt.timeout_ms);
+		GOT(r, "%u of 32 frames consumed in %" PRIu64 " ms", u,
+		    now_ms() - t0);
+	}
+	for (int e = 0; e < n_eps; e++)
+		if (eps[e] >= 0)
+			close(eps[e]);
+	for (int i = 0; i < CALL_DUPS; i++)
+		if (dups[i] >= 0)
+			close(dups[i]);
+	free(eps);
 	dev_down(&d, r);
 }
 
@@ -3124,6 +3207,8 @@ static const struct scenario scenarios[] = {
 	{"call_pipe_full", s_call_full, 1},
 	{"call_pipe_held", s_call_full, 2},
 	{"call_eventfd_full", s_call_full, 0},
+	{"call_eventfd_filled", s_call_full, 3},
+	{"call_eventfd_slow", s_call_slow, 30000},
 	{"fds_on_bad_index", s_idx_fds, 4096},
 	{"inflight_fd_leak", s_inflight_leak, 16},
 	{"call_pipe_broken", s_call_broken, 0},

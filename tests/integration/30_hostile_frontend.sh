@@ -55,6 +55,7 @@ MARGIN=10 # a scenario starts only with this much of its trial left
 # one per generator trial, so that a trial's loss names its culprit.
 HEAVY=" tx_giant reconnect_storm conn_flood heap_hog "
 HEAVY+="kick_blocking call_pipe_full call_eventfd_full reset_owner_loop "
+HEAVY+="call_eventfd_filled call_eventfd_slow "
 QUICK_HEAVY=" kick_blocking call_pipe_full "
 KNOWN_DPDK=" fds_on_bad_index mem_shrink_running "
 

@@ -286,6 +286,13 @@ static void test_set_switch_key(void)
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "call-suppression", "off", err,
 					sizeof(err)) == 0);
 	CHECK(!cfg.sw.call_suppression);
+	CHECK(cfg.sw.guest_calls_direct);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "guest-calls", "relay", err,
+					sizeof(err)) == 0);
+	CHECK(!cfg.sw.guest_calls_direct);
+	CHECK(vsw_config_set_switch_key(&cfg.sw, "guest-calls", "fast", err,
+					sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "expected direct or relay") != NULL);
 	CHECK(vsw_config_set_switch_key(&cfg.sw, "burst", "999", err,
 					sizeof(err)) == -EINVAL);
 	CHECK(strcmp(err, "<command>: [switch] burst = \"999\": expected an "
@@ -309,7 +316,7 @@ static void test_unknown_keys(void)
 		PORT0 "[switch]\nburts = 32\n",
 		"[switch] burts = \"32\": expected a [switch] key "
 		"(burst, tx-flush-interval-us, tx-retries, "
-		"poll-mode, kick-suppression, call-suppression, "
+		"poll-mode, kick-suppression, call-suppression, guest-calls, "
 		"idle-threshold-us, "
 		"max-sleep-us, fdb-aging-s, rebalance-interval-s, "
 		"rebalance-threshold-pct, bridge, run-dir, fdb-size, mbufs, "
