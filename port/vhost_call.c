@@ -51,6 +51,7 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
+#include <rte_lcore.h>
 
 #include "vhost_guard_rules.h"
 #include "vhost_priv.h"
@@ -125,6 +126,7 @@ static void *watchdog_main(void *arg)
 
 static void watchdog_start(void)
 {
+	rte_cpuset_t main_cpus = rte_lcore_cpuset(rte_get_main_lcore());
 	struct sigaction sa;
 	pthread_attr_t a;
 	pthread_t t;
@@ -139,6 +141,10 @@ static void watchdog_start(void)
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&t, &a, watchdog_main, NULL) == 0) {
 		pthread_setname_np(t, "vsw-callwd");
+		/* where control runs, not on the worker that started it (it
+		 * would inherit that worker's CPU and wake there 100 times a
+		 * second) */
+		pthread_setaffinity_np(t, sizeof(main_cpus), &main_cpus);
 		watchdog_ok = true;
 	}
 	pthread_attr_destroy(&a);
