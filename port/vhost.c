@@ -545,6 +545,7 @@ static int vhost_lib_init(const struct vsw_port_env *env)
 {
 	(void)env;
 	vsw_vhost_notify_init();
+	vsw_vhost_call_lib_init();
 	return 0;
 }
 

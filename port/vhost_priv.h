@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include <rte_spinlock.h>
 #include <rte_vhost.h>
 
 #include "port_priv.h"
@@ -91,9 +92,13 @@ struct vsw_vhost_port {
 	 * every virtqueue lock held (SET_VRING_CALL), destroy; readers:
 	 * workers in guest_notified, under that ring's lock */
 	int call_direct[VSW_CALL_RINGS];
-	/* calls made each way; the direct writes' budget (workers) */
+	/* calls made each way (workers) */
 	uint64_t n_direct_calls, n_relayed_calls;
-	uint64_t cw_writes, cw_cycles, cw_strikes;
+	/* the slow direct writes' budget, cycles, and when it was last
+	 * refilled (0: never); under cw_lock (workers, rarely) */
+	rte_spinlock_t cw_lock;
+	int64_t cw_budget;
+	uint64_t cw_last;
 	/* the MTU the guest's device model gave it and told us
 	 * (VHOST_USER_NET_SET_MTU: QEMU's host_mtu), 0: none; writer: vhost
 	 * thread at connect; reader: control (upkeep warns when it is above
@@ -183,6 +188,8 @@ void vsw_vhost_call(struct vsw_vhost_port *vp, uint32_t ring, bool worker);
  * @guest_fd (-1: none); we keep a duplicate if it is an eventfd. */
 void vsw_vhost_call_set(struct vsw_vhost_port *vp, uint32_t ring, int guest_fd);
 void vsw_vhost_call_init(struct vsw_vhost_port *vp, bool direct);
+/* Read the test hook VSW_TEST_CALL_STALL_US (lib_init). */
+void vsw_vhost_call_lib_init(void);
 /* Destroy: close the duplicates (the library is gone). */
 void vsw_vhost_call_drop(struct vsw_vhost_port *vp);
 void vsw_vhost_set_guest_calls(struct vsw_port *p, bool direct);

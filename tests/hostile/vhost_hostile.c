@@ -1961,7 +1961,7 @@ static void s_call_full(struct report *r, uint64_t pipe_kind)
 /*
  * vring 1's call fd is an eventfd that @n watches (CALL_DUPS duplicates
  * of it in each of @n / CALL_DUPS epoll sets: few fds) wait on: every
- * write to it walks them all (about 1 ms for 30000 here).  A backend
+ * write to it walks them all (about 3 ms for 30000 here).  A backend
  * writing it from its data path spends that much per call.  32 frames,
  * one at a time, each answered with a call.
  */
@@ -3208,7 +3208,7 @@ static const struct scenario scenarios[] = {
 	{"call_pipe_held", s_call_full, 2},
 	{"call_eventfd_full", s_call_full, 0},
 	{"call_eventfd_filled", s_call_full, 3},
-	{"call_eventfd_slow", s_call_slow, 30000},
+	{"call_eventfd_slow", s_call_slow, 60000},
 	{"fds_on_bad_index", s_idx_fds, 4096},
 	{"inflight_fd_leak", s_inflight_leak, 16},
 	{"call_pipe_broken", s_call_broken, 0},
