@@ -134,25 +134,26 @@ static const char *reply_backlog(int fd)
  * gets an eventfd of ours; the guest's fd goes to the relay, and a
  * duplicate of it, if it is an eventfd, to the workers (vhost_call.c).
  */
-static void swap_call_fd(int vid, struct vsw_guard_ctx *c, int ring)
+static bool swap_call_fd(int vid, struct vsw_guard_ctx *c, int ring)
 {
 	struct vsw_vhost_port *vp = vsw_vhost_port_of(vid);
 	struct vsw_call_relay *r = vp != NULL ? vp->call_relay : NULL;
 	int lib_fd;
 
 	if (r == NULL || ring < 0)
-		return;
+		return true;
 	if ((c->msg.payload.u64 & VSW_GUARD_NOFD) || c->fd_num != 1) {
+		if (!vsw_call_relay_detach(r, (uint32_t)ring))
+			return false;
 		vsw_vhost_call_set(vp, (uint32_t)ring, -1);
-		vsw_call_relay_detach(r, (uint32_t)ring);
-		return;
+		return true;
 	}
-	vsw_vhost_call_set(vp, (uint32_t)ring, c->fds[0]);
 	lib_fd = vsw_call_relay_attach(r, (uint32_t)ring, c->fds[0]);
-	if (lib_fd >= 0)
-		c->fds[0] = lib_fd; /* the guest's fd is the relay's now */
-	else
-		vsw_vhost_call_set(vp, (uint32_t)ring, -1);
+	if (lib_fd < 0)
+		return false; /* never the guest's own fd to the library */
+	vsw_vhost_call_set(vp, (uint32_t)ring, c->fds[0]);
+	c->fds[0] = lib_fd; /* the guest's fd is the relay's now */
+	return true;
 }
 
 enum rte_vhost_msg_result vsw_vhost_guard(int vid, void *arg)
@@ -177,8 +178,12 @@ enum rte_vhost_msg_result vsw_vhost_guard(int vid, void *arg)
 	why = vsw_guard_rules(&conns[vid].rules, &c->msg, fds, nfds, features);
 	if (why != NULL)
 		return refuse(c, vid, why);
-	if (c->msg.request == VSW_REQ_SET_VRING_CALL)
-		swap_call_fd(vid, c, vsw_guard_ring_of(&c->msg));
+	if (c->msg.request == VSW_REQ_SET_VRING_CALL &&
+	    !swap_call_fd(vid, c, vsw_guard_ring_of(&c->msg)))
+		return refuse(c, vid,
+			      "its call fd cannot be relayed now (its relay "
+			      "is blocked in its own writes, or vsw has no fd "
+			      "left)");
 	return RTE_VHOST_MSG_RESULT_NOT_HANDLED;
 }
 

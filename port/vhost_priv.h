@@ -170,11 +170,13 @@ struct vsw_call_relay *vsw_call_relay_create(const char *port, char *err,
 void vsw_call_relay_reset(struct vsw_call_relay *r);
 void vsw_call_relay_destroy(struct vsw_call_relay *r);
 /* SET_VRING_CALL: an eventfd of ours for the library, relayed to the
- * guest's @guest_fd (the relay owns it from now on); -1 on failure. */
+ * guest's @guest_fd (the relay owns it from now on); -1: refuse the
+ * message (no fd left, or the relay is blocked in a guest's write with
+ * too many replaced fds it has not closed yet). */
 int vsw_call_relay_attach(struct vsw_call_relay *r, uint32_t ring,
 			  int guest_fd);
-/* The ring has no call fd any more. */
-void vsw_call_relay_detach(struct vsw_call_relay *r, uint32_t ring);
+/* The ring has no call fd any more; false: refuse (as attach). */
+bool vsw_call_relay_detach(struct vsw_call_relay *r, uint32_t ring);
 /* Worker: have the relay call ring @ring's guest fd (call-suppression
  * off).  Never blocks: it writes only an eventfd of the relay's own. */
 void vsw_call_relay_force(struct vsw_call_relay *r, uint32_t ring);

@@ -41,7 +41,9 @@
 #define RELAY_STOP UINT32_MAX
 #define RELAY_WORK (UINT32_MAX - 1)
 #define RELAY_FORCE (UINT32_MAX - 2)
-#define RELAY_CLOSE_MAX (VSW_GUARD_MAX_RINGS * 2)
+/* fds replaced while the relay could not close them (it is blocked in a
+ * guest's write); room is kept for one reset (every ring) */
+#define RELAY_CLOSE_MAX (VSW_GUARD_MAX_RINGS * 4)
 
 struct vsw_call_relay {
 	pthread_t thread;
@@ -66,7 +68,7 @@ static void relay_defer_close(struct vsw_call_relay *r, int fd)
 	if (r->n_closing < RELAY_CLOSE_MAX)
 		r->closing[r->n_closing++] = fd;
 	else
-		close(fd); /* cannot happen: rings * 2 */
+		close(fd); /* cannot happen: attach and detach keep room */
 }
 
 static void relay_poke(struct vsw_call_relay *r)
@@ -258,10 +260,27 @@ void vsw_call_relay_destroy(struct vsw_call_relay *r)
 }
 
 /*
+ * Lock held: may ring @ring's fd be replaced?  Not when the fds already
+ * replaced fill the list but for a reset's room: the relay is blocked in
+ * a guest's write and cannot close them, and closing one here could
+ * close an fd it is about to write (its number then reused by another
+ * file).  The relay is signalled, so that a write blocked on an eventfd
+ * or a pipe ends and it catches up.
+ */
+static bool relay_room(struct vsw_call_relay *r, uint32_t ring)
+{
+	if (r->guest[ring] < 0 ||
+	    r->n_closing + VSW_GUARD_MAX_RINGS < RELAY_CLOSE_MAX)
+		return true;
+	pthread_kill(r->thread, relay_signal());
+	return false;
+}
+
+/*
  * SET_VRING_CALL: the relay takes the guest's @guest_fd for ring @ring and
  * returns an eventfd for the library (the library owns it from now on;
  * nobody reads it: the library's writes only make it call guest_notified),
- * or -1 to leave the message as it is.
+ * or -1: refuse the message (no fd; or the relay has no room, above).
  */
 int vsw_call_relay_attach(struct vsw_call_relay *r, uint32_t ring, int guest_fd)
 {
@@ -270,6 +289,11 @@ int vsw_call_relay_attach(struct vsw_call_relay *r, uint32_t ring, int guest_fd)
 	if (lib_fd < 0)
 		return -1;
 	pthread_mutex_lock(&r->lock);
+	if (!relay_room(r, ring)) {
+		pthread_mutex_unlock(&r->lock);
+		close(lib_fd);
+		return -1;
+	}
 	relay_defer_close(r, r->guest[ring]);
 	r->guest[ring] = guest_fd;
 	pthread_mutex_unlock(&r->lock);
@@ -277,11 +301,16 @@ int vsw_call_relay_attach(struct vsw_call_relay *r, uint32_t ring, int guest_fd)
 	return lib_fd;
 }
 
-void vsw_call_relay_detach(struct vsw_call_relay *r, uint32_t ring)
+bool vsw_call_relay_detach(struct vsw_call_relay *r, uint32_t ring)
 {
 	pthread_mutex_lock(&r->lock);
+	if (!relay_room(r, ring)) {
+		pthread_mutex_unlock(&r->lock);
+		return false;
+	}
 	relay_defer_close(r, r->guest[ring]);
 	r->guest[ring] = -1;
 	pthread_mutex_unlock(&r->lock);
 	relay_poke(r);
+	return true;
 }

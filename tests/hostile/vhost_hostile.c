@@ -1959,6 +1959,47 @@ static void s_call_full(struct report *r, uint64_t pipe_kind)
 }
 
 /*
+ * vring 1's call fd is a full blocking pipe, kept full: a backend that
+ * relays calls from a thread of its own has that thread blocked in it.
+ * Meanwhile @n SET_VRING_CALL messages give vring 0 a fresh eventfd
+ * each.  A backend that closes the fds it replaced behind its blocked
+ * writer's back may close one that writer still holds a number for; one
+ * that keeps them all runs out of fds.  Then the pipe is drained.
+ */
+static void s_call_churn(struct report *r, uint64_t n)
+{
+	int peer, fd;
+	struct dev d;
+	enum out o = OUT_OK;
+	uint64_t i = 0;
+
+	SENT(r,
+	     "running device whose vring 1 call fd is a full blocking pipe; "
+	     "1 frame; then %" PRIu64 " SET_VRING_CALL vring 0, a fresh "
+	     "eventfd each; the pipe drained after",
+	     n);
+	guest_init(&d.g);
+	close_fd(&d.g.call[1]);
+	d.g.call[1] = full_call_fd(1, &peer);
+	if (dev_up_with(&d, r, false) == 0) {
+		tx_some(&d.g, 1, 1000);
+		sleep_ms(200); /* the backend's call writer is now stuck */
+		for (i = 0; i < n && o == OUT_OK; i++) {
+			fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+			if (fd < 0)
+				die("eventfd");
+			o = set_vring_fd(&d.c, VU_SET_VRING_CALL, 0, fd);
+			close(fd);
+		}
+		GOT(r, "SET_VRING_CALL %" PRIu64 " of %" PRIu64 ": %s", i, n,
+		    out_str(o));
+		drain(peer);
+	}
+	close_fd(&peer);
+	dev_down(&d, r);
+}
+
+/*
  * vring 1's call fd is an eventfd that @n watches (CALL_DUPS duplicates
  * of it in each of @n / CALL_DUPS epoll sets: few fds) wait on: every
  * write to it walks them all (about 3 ms for 30000 here).  A backend
@@ -3209,6 +3250,7 @@ static const struct scenario scenarios[] = {
 	{"call_eventfd_full", s_call_full, 0},
 	{"call_eventfd_filled", s_call_full, 3},
 	{"call_eventfd_slow", s_call_slow, 60000},
+	{"call_churn_blocked", s_call_churn, 400},
 	{"fds_on_bad_index", s_idx_fds, 4096},
 	{"inflight_fd_leak", s_inflight_leak, 16},
 	{"call_pipe_broken", s_call_broken, 0},

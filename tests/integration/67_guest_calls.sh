@@ -18,7 +18,13 @@
 #     (every write walks them, ~6 ms here), call_eventfd_slow: c falls
 #     back ("slow") once its budget of 50 ms of slow writes is spent, and
 #     all 32 frames are consumed;
-#  5. a good guest whose writes the host now and then stalls (the test
+#  5. c's relay blocked in a full pipe (its call fd for vring 1) while
+#     the frontend replaces vring 0's call fd 400 times
+#     (call_churn_blocked): vsw refuses the message once the fds its
+#     blocked relay could not close fill its list but for a reset's room
+#     (before, it closed them itself, possibly one the relay was about to
+#     write), and c serves the next frontend;
+#  6. a good guest whose writes the host now and then stalls (the test
 #     hook VSW_TEST_CALL_STALL_US: four 1 ms writes in a row of every
 #     8192, as a busy host descheduling the worker in the write did
 #     here) stays direct (a first rule, four writes over 500 us within
@@ -108,9 +114,17 @@ grep -q "32 of 32 frames consumed" "$T/call_eventfd_slow.out" || fail "c's frame
 pv_is c call_path "relay (fell back)" || fail "c's call_path is $(pv c call_path)"
 pv c call_path_why | grep -q slow || fail "c fell back because: $(pv c call_path_why)"
 [ "$(pv c calls_direct)" -le 24 ] || fail "c: $(pv c calls_direct) slow writes before it fell back"
+
+note "5. c's relay blocked while its frontend replaces call fds"
+hostile call_churn_blocked
+grep -q "SET_VRING_CALL [0-9]* of 400: closed the connection" "$T/call_churn_blocked.out" ||
+	fail "c's frontend was not refused: $(cat "$T/call_churn_blocked.out")"
+grep -q "cannot be relayed now" "$T/vsw.log" || fail "vsw.log does not say why it refused"
+hostile handshake_ok
+grep -q "8 of 8 frames consumed" "$T/handshake_ok.out" || fail "c does not serve a frontend after the refusal"
 stop_vsw
 
-note "5. host stalls in a good guest's writes"
+note "6. host stalls in a good guest's writes"
 VSW_TEST_CALL_STALL_US=1000 start_vsw "$CFG"
 rr stalls 5
 pv_is b call_path direct || fail "b went to its relay: $(pv b call_path_why)"
