@@ -28,9 +28,9 @@
  *     written directly (their type cannot change under us); others go to
  *     the relay from the start.
  * In the first two cases the port falls back to the relay for the rest
- * of its life (vswctl port: guest_calls, and why).  So a frontend can
- * stop a worker once, for at most two watchdog periods, or slow it for
- * a bounded number of writes; never for good.
+ * of its life (vswctl port: call_path, call_path_why).  So a frontend
+ * can stop a worker once, for at most two watchdog periods, or slow it
+ * by its budget of slow writes; never for good.
  *
  * Relay (guest-calls = relay, a fallen-back port, a control thread's
  * dequeue, a file that is not an eventfd): the ring is marked for the
@@ -91,6 +91,10 @@ static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t watchdog_once = PTHREAD_ONCE_INIT;
 static bool watchdog_ok;
 static __thread struct call_slot *my_slot;
+static __thread bool my_slot_tried;
+/* the slow writes' base and budget, in TSC cycles (lib_init) */
+static uint64_t base_cycles;
+static int64_t budget_cycles;
 /* test hook (VSW_TEST_CALL_STALL_US): four direct writes in a row of
  * every 8192 take this long more, as a host that deschedules the worker
  * in the write makes them (67_guest_calls) */
@@ -99,10 +103,11 @@ static uint64_t call_stall_n;
 
 void vsw_vhost_call_lib_init(void)
 {
+	base_cycles = rte_get_tsc_hz() / 1000000 * CALL_BASE_US;
+	budget_cycles = (int64_t)(rte_get_tsc_hz() / 1000 * CALL_BUDGET_MS);
 	call_stall_us = vsw_test_hook_us("VSW_TEST_CALL_STALL_US",
 					 "clusters of slow direct calls");
 }
-static __thread bool my_slot_tried;
 
 static int watchdog_signal(void)
 {
@@ -226,20 +231,19 @@ static void fall_back(struct vsw_vhost_port *vp, const char *why)
  * write is far below the base), so a lock is fine here. */
 static void account(struct vsw_vhost_port *vp, uint64_t cycles, uint64_t now)
 {
-	uint64_t hz = rte_get_tsc_hz(), base = hz / 1000000 * CALL_BASE_US;
-	int64_t cap = (int64_t)(hz / 1000 * CALL_BUDGET_MS), b;
+	int64_t b;
 
-	if (likely(cycles <= base))
+	if (likely(cycles <= base_cycles))
 		return;
 	rte_spinlock_lock(&vp->cw_lock);
 	if (vp->cw_last == 0) /* the first slow write: a full budget */
-		vp->cw_budget = cap;
+		vp->cw_budget = budget_cycles;
 	else
 		vp->cw_budget +=
 			(int64_t)((now - vp->cw_last) / 100 * CALL_REFILL_PCT);
 	vp->cw_last = now;
-	b = vp->cw_budget < cap ? vp->cw_budget : cap;
-	b -= (int64_t)(cycles - base);
+	b = vp->cw_budget < budget_cycles ? vp->cw_budget : budget_cycles;
+	b -= (int64_t)(cycles - base_cycles);
 	vp->cw_budget = b;
 	rte_spinlock_unlock(&vp->cw_lock);
 	if (b < 0)
@@ -278,9 +282,12 @@ static bool write_direct(struct vsw_vhost_port *vp, int fd)
 
 void vsw_vhost_call(struct vsw_vhost_port *vp, uint32_t ring, bool worker)
 {
-	if (likely(worker && ring < VSW_CALL_RINGS) &&
-	    __atomic_load_n(&vp->calls_mode, __ATOMIC_RELAXED) ==
-		    VSW_CALLS_DIRECT) {
+	/* the guard sizes no ring above these, so the library has no call
+	 * fd there; a bit per ring in the relay */
+	if (unlikely(ring >= VSW_CALL_RINGS))
+		return;
+	if (worker && __atomic_load_n(&vp->calls_mode, __ATOMIC_RELAXED) ==
+			      VSW_CALLS_DIRECT) {
 		int fd = __atomic_load_n(&vp->call_direct[ring],
 					 __ATOMIC_ACQUIRE);
 

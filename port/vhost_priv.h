@@ -177,8 +177,9 @@ int vsw_call_relay_attach(struct vsw_call_relay *r, uint32_t ring,
 			  int guest_fd);
 /* The ring has no call fd any more; false: refuse (as attach). */
 bool vsw_call_relay_detach(struct vsw_call_relay *r, uint32_t ring);
-/* Worker: have the relay call ring @ring's guest fd (call-suppression
- * off).  Never blocks: it writes only an eventfd of the relay's own. */
+/* Worker or control (vhost_call.c): have the relay call ring @ring's
+ * guest fd (@ring < VSW_GUARD_MAX_RINGS).  Never blocks: it writes only
+ * an eventfd of the relay's own. */
 void vsw_call_relay_force(struct vsw_call_relay *r, uint32_t ring);
 
 /* vhost_call.c: where each call goes. */
