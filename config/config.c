@@ -206,7 +206,7 @@ enum vsw_clash vsw_config_port_clash(const struct vsw_port_conf *ports,
 		    strcmp(pc->path, o->path) == 0)
 			return VSW_CLASH_PATH;
 		/* the same ethdev twice would be configured under the first */
-		if (pc->type == VSW_PORT_ETHDEV && o->type == VSW_PORT_ETHDEV &&
+		if (pc->type != VSW_PORT_VHOST && o->type != VSW_PORT_VHOST &&
 		    devname_len(pc->devargs) == devname_len(o->devargs) &&
 		    strncmp(pc->devargs, o->devargs,
 			    devname_len(pc->devargs)) == 0)

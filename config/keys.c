@@ -22,6 +22,7 @@
 
 _Static_assert(VSW_KEY_VHOST == 1u << VSW_PORT_VHOST, "port kind bits");
 _Static_assert(VSW_KEY_ETHDEV == 1u << VSW_PORT_ETHDEV, "port kind bits");
+_Static_assert(VSW_KEY_VXLAN == 1u << VSW_PORT_VXLAN, "port kind bits");
 _Static_assert(sizeof(enum vsw_port_type) == sizeof(unsigned int) &&
 		       sizeof(enum vsw_vhost_mode) == sizeof(unsigned int) &&
 		       sizeof(enum vsw_poll_mode) == sizeof(unsigned int) &&
@@ -40,7 +41,10 @@ static const struct vsw_key_choice offloads[] = {
 static const struct vsw_key_choice controls[] = {
 	{"read-write", 0}, {"read-only", 1}, {NULL, 0}};
 static const struct vsw_key_choice port_types[] = {
-	{"vhost-user", VSW_PORT_VHOST}, {"ethdev", VSW_PORT_ETHDEV}, {NULL, 0}};
+	{"vhost-user", VSW_PORT_VHOST},
+	{"ethdev", VSW_PORT_ETHDEV},
+	{"vxlan", VSW_PORT_VXLAN},
+	{NULL, 0}};
 static const struct vsw_key_choice vlan_modes[] = {
 	{"access", VSW_VLAN_ACCESS},
 	{"trunk", VSW_VLAN_TRUNK},
@@ -224,21 +228,21 @@ const struct vsw_key vsw_keys[] = {
 	 .help = "server: vsw creates the socket; client: vsw connects to "
 		 "QEMU's (server=on)."},
 	{"devargs", PT(devargs), .kind = VSW_KIND_STRING, .min = 1,
-	 .max = VSW_DEVARGS_MAX - 2, .ports = VSW_KEY_ETHDEV, .rest = true,
+	 .max = VSW_DEVARGS_MAX - 2, .ports = VSW_KEY_DEV, .rest = true,
 	 .what = "ethdev devargs such as net_memif0,role=server",
 	 .type = "string", .required = true,
-	 .help = "The DPDK device, as for --vdev or -a; last in a runtime "
-		 "list (it holds commas)."},
+	 .help = "The DPDK device, as for --vdev or -a (vxlan: the "
+		 "underlay); last in a runtime list (it holds commas)."},
 	{"queues", PT(queues), .min = 1, .max = VSW_MAX_QUEUES,
 	 .ports = VSW_KEY_ANY,
 	 .shown = "vhost-user " STR(VSW_MAX_QUEUES) ", ethdev 1",
-	 .help = "vhost-user: the most queue pairs vsw polls; ethdev: rx "
-		 "queues."},
+	 .help = "vhost-user: the most queue pairs vsw polls; ethdev, "
+		 "vxlan: rx queues."},
 	{"rxq", PT(queues), .min = 1, .max = VSW_MAX_QUEUES,
-	 .ports = VSW_KEY_ETHDEV, .alias_of = "queues", .shown = "1",
+	 .ports = VSW_KEY_DEV, .alias_of = "queues", .shown = "1",
 	 .help = "Synonym of queues; give only one of the two."},
 	{"txq", PT(txq), .max = VSW_MAX_QUEUES, .note = " (0 = one per worker)",
-	 .ports = VSW_KEY_ETHDEV, .dflt = "0",
+	 .ports = VSW_KEY_DEV, .dflt = "0",
 	 .help = "Tx queues; 0 = one per worker."},
 	{"lcores", LCORES_ROW,
 	 .help = "Pinning: rx queue i is polled by the worker on lcore "
@@ -250,9 +254,13 @@ const struct vsw_key vsw_keys[] = {
 	 .noun = "an MTU",
 	 .note = " bytes (frames up to MTU + " STR(VSW_FRAME_OVERHEAD) ")",
 	 .ports = VSW_KEY_ANY, .runtime = true, .dflt = STR(VSW_MTU_DEFAULT),
+	 .shown = STR(VSW_MTU_DEFAULT) ", vxlan " STR(VSW_VXLAN_MTU_DEFAULT),
 	 .help = "Frames up to mtu + " STR(
 		 VSW_FRAME_OVERHEAD) " bytes are taken from and sent to the "
-				     "port."},
+				     "port (vxlan: inner frames; the underlay "
+				     "carries " STR(
+					     VSW_VXLAN_OVERHEAD) " "
+								 "more)."},
 	{"offloads", PT(offloads), .kind = VSW_KIND_CHOICE, .choices = offloads,
 	 .ports = VSW_KEY_ANY, .shown = "[switch] offloads",
 	 .help = "The switch's offloads for this port alone: on or off "
@@ -314,6 +322,44 @@ const struct vsw_key vsw_keys[] = {
 	 .ports = VSW_KEY_VHOST, .shown = "[switch] socket-mode",
 	 .help = "Permissions of the port's server socket (mode = server "
 		 "only)."},
+	{"local-ip", PT(local_ip), .kind = VSW_KIND_STRING, .min = 9,
+	 .max = sizeof(((struct vsw_port_conf *)0)->local_ip) - 1,
+	 .charset = "0123456789./", .ports = VSW_KEY_VXLAN, .required = true,
+	 .what = "an IPv4 address with its prefix length, e.g. 10.0.0.1/24",
+	 .type = "A.B.C.D/LEN",
+	 .help = "This VTEP's underlay address and subnet (remote VTEPs in it "
+		 "are on-link); vsw answers ARP for it."},
+	{"gateway", PT(gateway), .kind = VSW_KIND_STRING,
+	 .max = sizeof(((struct vsw_port_conf *)0)->gateway) - 1,
+	 .charset = "0123456789.", .ports = VSW_KEY_VXLAN,
+	 .what = "an IPv4 address in local-ip's subnet", .type = "A.B.C.D",
+	 .dflt = "", .shown = "none",
+	 .help = "The underlay router for remote VTEPs outside local-ip's "
+		 "subnet."},
+	{"remote-ips", PT(remote_ips), .kind = VSW_KIND_STRING,
+	 .max = VSW_VXLAN_LIST_MAX - 1, .charset = "0123456789. ",
+	 .ports = VSW_KEY_VXLAN,
+	 .what = "IPv4 addresses separated by spaces, at most " STR(
+		 VSW_VXLAN_VTEPS_MAX),
+	 .type = "IPv4 addresses separated by spaces", .dflt = "",
+	 .shown = "none",
+	 .help = "The remote VTEPs: the only sources taken, and where "
+		 "broadcast, multicast and unknown unicast go (head-end "
+		 "replication)."},
+	{"vni", PT(vni), .min = 0, .max = VSW_VNI_MAX, .noun = "a VNI",
+	 .note = " (0 = none)", .ports = VSW_KEY_VXLAN, .dflt = "0",
+	 .shown = "none",
+	 .help = "The VNI of untagged frames (a port without VLANs, or an "
+		 "access port: tag)."},
+	{"vnis", PT(vnis), .kind = VSW_KIND_STRING,
+	 .max = VSW_VXLAN_LIST_MAX - 1,
+	 .charset = "0123456789: ", .ports = VSW_KEY_VXLAN,
+	 .what = "VLAN:VNI pairs separated by spaces, e.g. 100:5100 "
+		 "200:5200",
+	 .type = "VLAN:VNI pairs separated by spaces", .dflt = "",
+	 .shown = "none",
+	 .help = "VLANs carried as VNIs: the port is a trunk of these VLANs "
+		 "(trunks, when not given)."},
 	{"external-ids", PT(external_ids), .kind = VSW_KIND_STRING,
 	 .max = VSW_EXTERNAL_IDS_MAX, .ports = VSW_KEY_ANY, .runtime = true,
 	 .charset = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -103,7 +103,7 @@ unsigned int vsw_config_mbufs_needed(const struct vsw_config *cfg,
 	for (unsigned int i = 0; i < cfg->n_ports; i++) {
 		const struct vsw_port_conf *pc = &cfg->ports[i];
 
-		if (pc->type != VSW_PORT_ETHDEV)
+		if (pc->type == VSW_PORT_VHOST)
 			continue;
 		n += (unsigned long)pc->queues * VSW_ETH_RX_DESC;
 		n += (unsigned long)(pc->txq ? pc->txq : n_workers) *

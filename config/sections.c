@@ -282,6 +282,71 @@ static int check_client_socket(const struct pctx *c,
 	return 0;
 }
 
+/*
+ * A vxlan port: its own keys parse (vsw_config_vxlan), its mtu is the
+ * overlay's (1450 unless given), and with vnis it is a trunk of those
+ * VLANs (trunks, unless given: then each of them must have a VNI).
+ */
+static int check_vxlan(const struct pctx *c, const struct rte_cfgfile_entry *e,
+		       int n, struct vsw_port_conf *pc)
+{
+	struct vsw_vxlan_conf x;
+	const char *key = NULL;
+	char what[160];
+	bool mtu_given = false;
+
+	if (pc->type != VSW_PORT_VXLAN)
+		return 0;
+	if (vsw_config_vxlan(pc, &x, &key, what, sizeof(what)) < 0) {
+		const struct vsw_key *k = cfg_port_key(key);
+		char v[VSW_VXLAN_LIST_MAX + 16];
+
+		if (k != NULL && k->kind == VSW_KIND_UINT)
+			snprintf(v, sizeof(v), "%u",
+				 *(const unsigned int *)((const char *)pc +
+							 k->off));
+		else if (k != NULL)
+			snprintf(v, sizeof(v), "%s", (const char *)pc + k->off);
+		else
+			v[0] = '\0';
+		return cfg_bad_value(c, key, v, "%s", what);
+	}
+	for (int i = 0; i < n; i++)
+		mtu_given |= strcmp(e[i].name, "mtu") == 0;
+	if (!mtu_given)
+		pc->mtu = VSW_VXLAN_MTU_DEFAULT;
+	if (pc->vnis[0] == '\0')
+		return 0;
+	if (vsw_config_vlan_mode(pc) == VSW_VLAN_ACCESS)
+		return cfg_bad_value(c, "vnis", pc->vnis,
+				     "vni on an access port (vnis make it a "
+				     "trunk)");
+	if (!pc->trunks_set) {
+		pc->trunks_set = true;
+		for (unsigned int i = 0; i < x.n_vnis; i++)
+			pc->trunks[x.map[i].vlan / 64] |=
+				1ull << (x.map[i].vlan % 64);
+		return 0;
+	}
+	for (unsigned int v = 0; v < VSW_VLAN_WORDS * 64; v++) {
+		bool mapped = false;
+
+		if (!(pc->trunks[v / 64] >> (v % 64) & 1))
+			continue;
+		for (unsigned int i = 0; i < x.n_vnis; i++)
+			mapped |= x.map[i].vlan == v;
+		if (!mapped) {
+			char t[24];
+
+			snprintf(t, sizeof(t), "%u", v);
+			return cfg_bad_value(
+				c, "trunks", t,
+				"only VLANs that vnis gives a VNI");
+		}
+	}
+	return 0;
+}
+
 /* Parse one port's entries; a vhost path left empty gets its default later. */
 int cfg_parse_port(const struct pctx *c, const char *name,
 		   const struct rte_cfgfile_entry *e, int n,
@@ -303,6 +368,8 @@ int cfg_parse_port(const struct pctx *c, const char *name,
 		ret = cfg_check_vlan(c, pc);
 	if (ret == 0)
 		ret = check_client_socket(c, e, n, pc);
+	if (ret == 0)
+		ret = check_vxlan(c, e, n, pc);
 	return ret;
 }
 /* ---- [fdb]: static MAC entries, MAC[@VLAN] = PORT ---- */

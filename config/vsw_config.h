@@ -45,7 +45,11 @@
 /* metrics-listen: "[IPv6]:port" at most, with its NUL */
 #define VSW_LISTEN_MAX 56
 
-enum vsw_port_type { VSW_PORT_VHOST = 0, VSW_PORT_ETHDEV = 1 };
+enum vsw_port_type {
+	VSW_PORT_VHOST = 0,
+	VSW_PORT_ETHDEV = 1,
+	VSW_PORT_VXLAN = 2,
+};
 enum vsw_vhost_mode { VSW_VHOST_SERVER = 0, VSW_VHOST_CLIENT = 1 };
 enum vsw_poll_mode { VSW_POLL_BUSY = 0, VSW_POLL_ADAPTIVE = 1 };
 /* offloads (checksum offload and TSO with guests and NICs): the switch's
@@ -70,6 +74,16 @@ enum vsw_vlan_mode {
 #define VSW_VLAN_DEAD 4095
 #define VSW_EXTERNAL_IDS_MAX 200 /* external-ids: characters at most */
 #define VSW_VLAN_WORDS 64	 /* uint64_t words of a 4096-bit VLAN set */
+/* vxlan ports: remote VTEPs and VNIs a port holds at most, the text of
+ * their lists, the headers a frame gains (outer Ethernet, IPv4, UDP,
+ * VXLAN) and the MTU an overlay port gets when none is given */
+#define VSW_VXLAN_VTEPS_MAX 64
+#define VSW_VXLAN_VNIS_MAX 64
+#define VSW_VXLAN_LIST_MAX 1040
+#define VSW_VXLAN_OVERHEAD 50
+#define VSW_VXLAN_MTU_DEFAULT (VSW_MTU_DEFAULT - VSW_VXLAN_OVERHEAD)
+#define VSW_VNI_MAX 16777215
+#define VSW_VXLAN_UDP_PORT 4789
 
 struct vsw_switch_conf {
 	unsigned int burst;		   /* 1..VSW_BURST_MAX, default 32 */
@@ -162,7 +176,36 @@ struct vsw_port_conf {
 	unsigned int lcores[VSW_MAX_QUEUES];
 	/* "k=v k=v": OVS external_ids, kept for orchestrators (vsw-vsctl) */
 	char external_ids[VSW_EXTERNAL_IDS_MAX + 1];
+	/* vxlan (as written; vsw_config_vxlan parses them) */
+	char local_ip[20];		     /* A.B.C.D/LEN */
+	char gateway[16];		     /* A.B.C.D, "" = none */
+	char remote_ips[VSW_VXLAN_LIST_MAX]; /* A.B.C.D ... */
+	unsigned int vni;		     /* untagged frames; 0 = none */
+	char vnis[VSW_VXLAN_LIST_MAX];	     /* VLAN:VNI ... */
 };
+
+/* A vxlan port's settings, parsed (vsw_config_vxlan). */
+struct vsw_vxlan_conf {
+	uint32_t local_ip; /* host order */
+	uint8_t plen;	   /* its prefix length: the on-link subnet */
+	uint32_t gateway;  /* host order; 0 = none */
+	unsigned int n_remotes;
+	uint32_t remotes[VSW_VXLAN_VTEPS_MAX]; /* host order */
+	unsigned int n_vnis;
+	struct {
+		uint16_t vlan; /* VSW_NO_VLAN: untagged frames (vni) */
+		uint32_t vni;
+	} map[VSW_VXLAN_VNIS_MAX + 1];
+};
+#define VSW_NO_VLAN 0xffff
+
+/*
+ * Parse and check a vxlan port's local-ip, gateway, remote-ips, vni and
+ * vnis into @out: 0, or -EINVAL with the key in *@key and what was
+ * expected in @what (the caller names file and section).
+ */
+int vsw_config_vxlan(const struct vsw_port_conf *pc, struct vsw_vxlan_conf *out,
+		     const char **key, char *what, size_t wlen);
 
 /* A static FDB entry, [fdb] MAC[@VLAN] = PORT. */
 struct vsw_fdb_conf {

@@ -37,7 +37,9 @@ enum vsw_key_kind {
 /* Port kinds that accept a port key: bit (1u << enum vsw_port_type). */
 #define VSW_KEY_VHOST (1u << 0)
 #define VSW_KEY_ETHDEV (1u << 1)
-#define VSW_KEY_ANY (VSW_KEY_VHOST | VSW_KEY_ETHDEV)
+#define VSW_KEY_VXLAN (1u << 2)
+#define VSW_KEY_DEV (VSW_KEY_ETHDEV | VSW_KEY_VXLAN) /* on a DPDK device */
+#define VSW_KEY_ANY (VSW_KEY_VHOST | VSW_KEY_ETHDEV | VSW_KEY_VXLAN)
 
 struct vsw_key_choice {
 	const char *word;
@@ -48,7 +50,7 @@ struct vsw_key {
 	const char *name;
 	enum vsw_key_sect sect;
 	enum vsw_key_kind kind;
-	unsigned int ports;   /* port keys: VSW_KEY_VHOST/ETHDEV bits */
+	unsigned int ports;   /* port keys: VSW_KEY_VHOST/ETHDEV/VXLAN bits */
 	bool runtime;	      /* switch: `set`; port: `port-set` */
 	bool required;	      /* port keys: no default, must be given */
 	bool rest;	      /* in a "k=v,..." list: last, takes the rest */

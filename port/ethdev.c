@@ -48,7 +48,7 @@
 #include <rte_pci.h>
 #include <rte_spinlock.h>
 
-#include "port_priv.h"
+#include "ethdev_priv.h"
 
 #define ETH_RX_DESC VSW_ETH_RX_DESC
 #define ETH_TX_DESC VSW_ETH_TX_DESC
@@ -65,23 +65,6 @@
 #define AFP_POOL_MBUFS 2047 /* per rx queue, own pool */
 #define AFP_POOL_CACHE 64
 
-struct vsw_eth_port {
-	struct vsw_port base;
-	uint16_t port_id; /* the ethdev's; UINT16_MAX until probed */
-	uint16_t n_txq;	  /* tx queues configured */
-	bool txq_shared;  /* fewer txqs than workers: each takes its lock */
-	rte_spinlock_t txq_lock[VSW_MAX_QUEUES];
-	/* net_af_packet: the longest frame its ring slots hold whole (0:
-	 * another PMD), and its own pool when the switch's mbufs are too
-	 * small for a slot (else NULL) */
-	unsigned int afp_whole;
-	struct rte_mempool *rx_mp;
-	/* net_af_packet: the MTU is the kernel interface's, vsw never
-	 * changes it, and the longest frame the PMD reports (1518) is not
-	 * its limit */
-	bool kernel_mtu;
-};
-
 static inline struct vsw_eth_port *eth_cast(struct vsw_port *p)
 {
 	return container_of(p, struct vsw_eth_port, base);
@@ -93,10 +76,10 @@ static uint16_t eth_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 	return rte_eth_rx_burst(eth_cast(p)->port_id, q, pkts, n);
 }
 
-static uint16_t eth_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
-		       uint16_t n)
+uint16_t vsw_eth_tx(struct vsw_eth_port *e, uint16_t q, struct rte_mbuf **pkts,
+		    uint16_t n)
 {
-	struct vsw_eth_port *e = eth_cast(p);
+	struct vsw_port *p = &e->base;
 	uint16_t sent;
 
 	q %= e->n_txq;
@@ -115,7 +98,13 @@ static uint16_t eth_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 	return sent;
 }
 
-static void eth_poll(struct vsw_port *p)
+static uint16_t eth_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
+		       uint16_t n)
+{
+	return vsw_eth_tx(eth_cast(p), q, pkts, n);
+}
+
+void vsw_eth_poll(struct vsw_port *p)
 {
 	struct rte_eth_link link;
 	bool up;
@@ -177,10 +166,15 @@ static void free_rx_pool(struct vsw_eth_port *e)
 	e->rx_mp = NULL;
 }
 
+void vsw_eth_close(struct vsw_eth_port *e)
+{
+	detach(e);
+	free_rx_pool(e);
+}
+
 static void eth_destroy(struct vsw_port *p)
 {
-	detach(eth_cast(p));
-	free_rx_pool(eth_cast(p));
+	vsw_eth_close(eth_cast(p));
 	PORT_LOG(INFO, "%s: removed", p->name);
 }
 
@@ -192,26 +186,28 @@ static void eth_destroy(struct vsw_port *p)
  */
 static bool afp_cuts(const struct vsw_eth_port *e, unsigned int mtu)
 {
-	return e->afp_whole != 0 && mtu + VSW_FRAME_OVERHEAD >= e->afp_whole;
+	return e->afp_whole != 0 &&
+	       mtu + e->mtu_extra + VSW_FRAME_OVERHEAD >= e->afp_whole;
 }
 
 static void afp_cut_msg(const struct vsw_eth_port *e, unsigned int mtu,
 			char *err, size_t errlen)
 {
-	snprintf(
-		err, errlen,
-		"port %s: mtu %u needs frames of %u bytes; net_af_packet "
-		"holds %u whole (and cuts longer ones to that): give "
-		"framesz >= %u in its devargs",
-		e->base.name, mtu, mtu + VSW_FRAME_OVERHEAD, e->afp_whole - 1,
-		(mtu + VSW_FRAME_OVERHEAD + 1 + AFP_RX_OFFSET + AFP_ALIGN - 1) /
-			AFP_ALIGN * AFP_ALIGN);
+	snprintf(err, errlen,
+		 "port %s: mtu %u needs frames of %u bytes; net_af_packet "
+		 "holds %u whole (and cuts longer ones to that): give "
+		 "framesz >= %u in its devargs",
+		 e->base.name, mtu, mtu + e->mtu_extra + VSW_FRAME_OVERHEAD,
+		 e->afp_whole - 1,
+		 (mtu + e->mtu_extra + VSW_FRAME_OVERHEAD + 1 + AFP_RX_OFFSET +
+		  AFP_ALIGN - 1) /
+			 AFP_ALIGN * AFP_ALIGN);
 }
 
 /* Control: the PMD's MTU; one that cannot change it keeps the switch's
  * frame checks as the only limit. */
-static int eth_set_mtu(struct vsw_port *p, unsigned int mtu, char *err,
-		       size_t errlen)
+int vsw_eth_set_mtu(struct vsw_port *p, unsigned int mtu, char *err,
+		    size_t errlen)
 {
 	struct vsw_eth_port *e = eth_cast(p);
 	int rc;
@@ -223,7 +219,7 @@ static int eth_set_mtu(struct vsw_port *p, unsigned int mtu, char *err,
 	}
 	if (e->kernel_mtu)
 		return 0; /* the kernel interface's MTU is the operator's */
-	rc = rte_eth_dev_set_mtu(e->port_id, (uint16_t)mtu);
+	rc = rte_eth_dev_set_mtu(e->port_id, (uint16_t)(mtu + e->mtu_extra));
 
 	if (rc == -ENOTSUP)
 		return 0;
@@ -241,9 +237,9 @@ static void eth_info(struct vsw_port *p, struct vsw_port_info *pi)
 static const struct vsw_port_ops eth_port_ops = {
 	.rx = eth_rx,
 	.tx = eth_tx,
-	.poll = eth_poll,
+	.poll = vsw_eth_poll,
 	.destroy = eth_destroy,
-	.set_mtu = eth_set_mtu,
+	.set_mtu = vsw_eth_set_mtu,
 	.info = eth_info,
 };
 
@@ -321,9 +317,9 @@ static int setup_queues(struct vsw_eth_port *e,
 	if (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	/* (af_packet: ethdev would check mtu 9000 against its 1518) */
-	if (p->conf.mtu >= info->min_mtu && p->conf.mtu <= info->max_mtu &&
-	    !e->kernel_mtu)
-		conf.rxmode.mtu = p->conf.mtu;
+	if (p->conf.mtu + e->mtu_extra >= info->min_mtu &&
+	    p->conf.mtu + e->mtu_extra <= info->max_mtu && !e->kernel_mtu)
+		conf.rxmode.mtu = p->conf.mtu + e->mtu_extra;
 	p->tx_chains =
 		(conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0;
 	p->tx_offloads = p->offloads ? tx_offloads(info, &conf) : 0;
@@ -448,21 +444,22 @@ static int check_frame_len(struct vsw_eth_port *e,
 {
 	const struct vsw_port *p = &e->base;
 
-	if (e->kernel_mtu ||
-	    p->conf.mtu + VSW_FRAME_OVERHEAD <= info->max_rx_pktlen)
+	if (e->kernel_mtu || p->conf.mtu + e->mtu_extra + VSW_FRAME_OVERHEAD <=
+				     info->max_rx_pktlen)
 		return 0;
 	snprintf(err, errlen,
 		 "port %s: mtu %u needs frames of %u bytes; device "
 		 "\"%s\" takes at most %u",
-		 p->name, p->conf.mtu, p->conf.mtu + VSW_FRAME_OVERHEAD,
+		 p->name, p->conf.mtu,
+		 p->conf.mtu + e->mtu_extra + VSW_FRAME_OVERHEAD,
 		 p->conf.devargs, info->max_rx_pktlen);
 	return -EINVAL;
 }
 
-static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
-		      char *err, size_t errlen)
+int vsw_eth_open(struct vsw_eth_port *e, const struct vsw_port_env *env,
+		 char *err, size_t errlen)
 {
-	struct vsw_eth_port *e = eth_cast(p);
+	struct vsw_port *p = &e->base;
 	struct rte_eth_dev_info info;
 	uint16_t nrx, ntx;
 	int rc;
@@ -505,7 +502,7 @@ static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
 		rc = -EINVAL;
 		goto fail_msg;
 	}
-	e->txq_shared = ntx < env->n_workers;
+	e->txq_shared = ntx < env->n_workers || e->ctl_tx;
 	rc = setup_queues(e, &info, nrx, ntx);
 	if (rc == 0) {
 		rte_eth_promiscuous_enable(e->port_id); /* may be ENOTSUP */
@@ -513,10 +510,9 @@ static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
 	}
 	if (rc < 0)
 		goto fail;
-	p->ops = &eth_port_ops;
 	p->n_rxq = nrx;
 	e->n_txq = ntx;
-	eth_poll(p);
+	vsw_eth_poll(p);
 	PORT_LOG(INFO, "%s: ethdev %s (port %u), %u rxq, %u txq%s, mtu %u%s%s",
 		 p->name, p->conf.devargs, e->port_id, nrx, ntx,
 		 e->txq_shared ? " (shared, locked)" : "", p->conf.mtu,
@@ -530,6 +526,16 @@ fail_msg:
 	/* detach too, so that the same devargs can be tried again */
 	detach(e);
 	free_rx_pool(e);
+	return rc;
+}
+
+static int eth_create(struct vsw_port *p, const struct vsw_port_env *env,
+		      char *err, size_t errlen)
+{
+	int rc = vsw_eth_open(eth_cast(p), env, err, errlen);
+
+	if (rc == 0)
+		p->ops = &eth_port_ops;
 	return rc;
 }
 

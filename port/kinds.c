@@ -6,9 +6,11 @@
 
 extern const struct vsw_port_kind vsw_vhost_port_kind;	/* vhost.c */
 extern const struct vsw_port_kind vsw_ethdev_port_kind; /* ethdev.c */
+extern const struct vsw_port_kind vsw_vxlan_port_kind;	/* vxlan.c */
 
 const struct vsw_port_kind *const vsw_port_kinds[] = {
 	&vsw_vhost_port_kind,
 	&vsw_ethdev_port_kind,
+	&vsw_vxlan_port_kind,
 	NULL,
 };

@@ -42,6 +42,7 @@
 #include "config/vsw_config.h"
 
 struct vsw_port;
+struct rte_tel_data;
 
 /* The longest frame every guest rx buffer holds: Linux posts 1518-byte
  * buffers without mergeable rx buffers, DPDK's virtio PMD ~1900. */
@@ -165,6 +166,11 @@ struct vsw_port_ops {
 	/* Control: the kind's facts for telemetry and queue upkeep. May be
 	 * NULL (vsw_port_info_get then gives the defaults). */
 	void (*info)(struct vsw_port *p, struct vsw_port_info *pi);
+	/*
+	 * Control: the kind's own view into the dict @d (vxlan: its VTEPs,
+	 * `vswctl vteps`): 0 or -errno.  May be NULL (nothing to show).
+	 */
+	int (*view)(struct vsw_port *p, struct rte_tel_data *d);
 };
 
 /*

@@ -68,7 +68,7 @@ static int pci_args(const struct vsw_config *cfg, int argc, char **argv,
 	for (unsigned int i = 0; i < cfg->n_ports && n < max; i++) {
 		const struct vsw_port_conf *pc = &cfg->ports[i];
 
-		if (pc->type != VSW_PORT_ETHDEV ||
+		if (pc->type == VSW_PORT_VHOST ||
 		    !vsw_config_devargs_is_pci(pc->devargs))
 			continue;
 		snprintf(allow[k], sizeof(allow[k]), "-a%.*s",

@@ -299,6 +299,7 @@ const struct vsw_args_cmd vsw_args_cmds[] = {
 	{"/vsw/info", vsw_args_none, ""},
 	{"/vsw/ports", vsw_args_page, "[OFFSET[,COUNT]]"},
 	{"/vsw/port", vsw_args_name, "NAME"},
+	{"/vsw/vteps", vsw_args_name, "NAME"},
 	{"/vsw/fdb", vsw_args_page, "[OFFSET[,COUNT<=128]]"},
 	{"/vsw/fdb/stats", vsw_args_none, ""},
 	{"/vsw/workers", vsw_args_none, ""},

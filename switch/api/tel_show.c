@@ -432,6 +432,30 @@ static int cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* /vsw/vteps,NAME: a vxlan port's VTEP, its remote VTEPs, their counters
+ * and the port's own drops (the kind's view). */
+static int cmd_vteps(const char *cmd, const char *params,
+		     struct rte_tel_data *d)
+{
+	struct vsw_ctl *ctl;
+	struct vsw_port *p;
+	int rc;
+
+	p = vsw_tel_port_param(d, cmd, params, &ctl);
+	if (p == NULL)
+		return 0;
+	if (p->ops->view == NULL) {
+		vsw_tel_end(ctl);
+		return vsw_tel_reply_error(d, "port %s is not a vxlan port",
+					   p->name);
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "port", p->name);
+	rc = p->ops->view(p, d);
+	vsw_tel_end(ctl);
+	return rc < 0 ? vsw_tel_reply_error(d, "%s", strerror(-rc)) : 0;
+}
+
 /*
  * /vsw/config[,OFFSET[,COUNT]]: the effective config (show-config) as INI
  * text from byte OFFSET, in "text" pieces of at most CONFIG_PIECE bytes
@@ -594,6 +618,9 @@ int vsw_tel_register_show(void)
 		{"/vsw/capture", cmd_capture,
 		 "[read-only] Running captures and their counters. Parameter: "
 		 "[PORT]"},
+		{"/vsw/vteps", cmd_vteps,
+		 "[read-only] A vxlan port's remote VTEPs, their counters and "
+		 "the port's drops. Parameter: NAME"},
 	};
 
 	return vsw_tel_register(cmds, RTE_DIM(cmds));

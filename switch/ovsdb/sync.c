@@ -505,12 +505,12 @@ static json_t *iface_cols(struct vsw_ovsdb *o, const struct want *w, bool stats)
 		return c;
 	}
 	const char *k[3] = {"vsw_port", "vsw_type", "external_ids_skipped"};
-	const char *v[3] = {p->name,
-			    p->conf.type == VSW_PORT_ETHDEV ? "ethdev"
-			    : p->conf.mode == VSW_VHOST_CLIENT
-				    ? "vhost-user client"
-				    : "vhost-user server",
-			    w->skipped};
+	const char *v[3] = {
+		p->name,
+		p->conf.type != VSW_PORT_VHOST ? vsw_port_type_str(p->conf.type)
+		: p->conf.mode == VSW_VHOST_CLIENT ? "vhost-user client"
+						   : "vhost-user server",
+		w->skipped};
 	if (w->ignored[0] != '\0') {
 		char e[300];
 

@@ -332,7 +332,8 @@ static void test_unknown_keys(void)
 		"mtu, offloads, max-macs, allowed-macs, vlan-mode, tag, "
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, "
-		"socket-owner, socket-group, socket-mode, external-ids)"));
+		"socket-owner, socket-group, socket-mode, local-ip, "
+		"gateway, remote-ips, vni, vnis, external-ids)"));
 }
 
 static void test_keys_wrong_type(void)
@@ -439,8 +440,8 @@ static void test_port_values(void)
 			 "[port vm0] mode = \"listen\": expected server or "
 			 "client"));
 	CHECK(load_fails("[port vm0]\ntype = tap\n",
-			 "[port vm0] type = \"tap\": expected vhost-user or "
-			 "ethdev"));
+			 "[port vm0] type = \"tap\": expected vhost-user, "
+			 "ethdev or vxlan"));
 	CHECK(load_fails("[port e0]\ntype = ethdev\ndevargs = x\ntxq = 17\n",
 			 "[port e0] txq = \"17\": expected an integer in 0..16 "
 			 "(0 = one per worker)"));
@@ -452,8 +453,8 @@ static void test_port_values(void)
 static void test_missing_keys(void)
 {
 	CHECK(load_fails("[port vm0]\nqueues = 2\n",
-			 "[port vm0] type: missing; expected vhost-user or "
-			 "ethdev"));
+			 "[port vm0] type: missing; expected vhost-user, "
+			 "ethdev or vxlan"));
 	CHECK(load_fails("[port e0]\ntype = ethdev\nrxq = 2\n",
 			 "[port e0] devargs: missing; expected ethdev devargs "
 			 "such as net_memif0,role=server"));
@@ -706,7 +707,7 @@ static void test_kv_errors(void)
 	CHECK(vsw_config_port_from_kv("vm0", "", &cfg.sw, &pc, err,
 				      sizeof(err)) == -EINVAL);
 	CHECK(strcmp(err, "<command>: [port vm0] type: missing; expected "
-			  "vhost-user or ethdev") == 0);
+			  "vhost-user, ethdev or vxlan") == 0);
 	CHECK(vsw_config_port_from_kv("vm-0", "type=vhost-user", &cfg.sw, &pc,
 				      err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "<command>: [port vm-0]: invalid port name") == err);
@@ -1211,12 +1212,14 @@ static void test_key_table(void)
 				      "k123456789k123456789k123456789k1234567"
 				      "89k123456789k123456789k123456789=1",
 				      NULL, &pc, err, sizeof(err)) == -EINVAL);
-	CHECK(strstr(err, "expected a port key (type, path, mode, devargs, "
-			  "queues, rxq, txq, lcores, mtu, offloads, max-macs, "
-			  "allowed-macs, vlan-mode, tag, trunks, allowed-ips, "
-			  "storm-broadcast-pps, storm-multicast-pps, "
-			  "storm-unknown-pps, socket-owner, socket-group, "
-			  "socket-mode, external-ids)") != NULL);
+	CHECK(strstr(err,
+		     "expected a port key (type, path, mode, devargs, "
+		     "queues, rxq, txq, lcores, mtu, offloads, max-macs, "
+		     "allowed-macs, vlan-mode, tag, trunks, allowed-ips, "
+		     "storm-broadcast-pps, storm-multicast-pps, "
+		     "storm-unknown-pps, socket-owner, socket-group, "
+		     "socket-mode, local-ip, gateway, remote-ips, vni, vnis, "
+		     "external-ids)") != NULL);
 	CHECK(vsw_config_switch_key_fixed("mbufs") &&
 	      !vsw_config_switch_key_fixed("burst") &&
 	      !vsw_config_switch_key_fixed("nope"));

@@ -41,6 +41,8 @@ static const struct verb verbs[] = {
 	 verb_workers, NULL},
 	{"queues", 1, 1, "PORT", "rx queues of a port, guest interrupts",
 	 verb_queues, "a PORT name"},
+	{"vteps", 1, 1, "PORT", "a vxlan port: remote VTEPs, ARP, drops",
+	 verb_vteps, "a vxlan PORT name"},
 	{"fdb-stats", 0, 0, "", "MAC table statistics", verb_fdb_stats, NULL},
 	{"show-config", 0, 0, "",
 	 "the running config as INI (what the state file\nholds)",

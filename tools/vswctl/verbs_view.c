@@ -200,6 +200,45 @@ int verb_port(struct ctl *ctl, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- vteps ----------------------------------------------------------- */
+
+/* A vxlan port: its scalars, then each object (drops, every remote VTEP)
+ * with its members indented. */
+int verb_vteps(struct ctl *ctl, int argc, char **argv)
+{
+	struct table t = {.ncols = 2, .align = kv_align, .gap = " "};
+	json_t *reply, *data, *m, *v;
+	const char *key, *k2;
+	char cmd[64];
+	int rc;
+
+	(void)argc;
+	if (!port_name_ok(argv[0]))
+		return usage_error("bad port name '%s' (letters, digits and "
+				   "'_', at most %d)",
+				   argv[0], PORT_NAME_MAX);
+	snprintf(cmd, sizeof(cmd), "/vsw/vteps,%s", argv[0]);
+	if (query_dict(ctl, cmd, &reply, &data, &rc) < 0)
+		return rc;
+	json_object_foreach (data, key, m)
+		if (!json_is_object(m))
+			kv_add(&t, "", key, m);
+	json_object_foreach (data, key, m) {
+		char *row[2];
+
+		if (!json_is_object(m))
+			continue;
+		row[0] = xasprintf("%s:", key);
+		row[1] = xstrdup("");
+		table_add(&t, row);
+		json_object_foreach (m, k2, v)
+			kv_add(&t, "  ", k2, v);
+	}
+	table_print(&t);
+	json_decref(reply);
+	return EXIT_OK;
+}
+
 /* ---- fdb ------------------------------------------------------------- */
 
 static void fdb_json(const struct member *items, size_t n)

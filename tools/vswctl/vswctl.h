@@ -34,6 +34,7 @@ int print_json(json_t *reply, json_t *data);
 int verb_info(struct ctl *ctl, int argc, char **argv);
 int verb_ports(struct ctl *ctl, int argc, char **argv);
 int verb_port(struct ctl *ctl, int argc, char **argv);
+int verb_vteps(struct ctl *ctl, int argc, char **argv);
 int verb_fdb(struct ctl *ctl, int argc, char **argv);
 int verb_raw(struct ctl *ctl, int argc, char **argv);
 int verb_workers(struct ctl *ctl, int argc, char **argv);
