@@ -44,6 +44,9 @@
 struct vsw_port;
 struct rte_tel_data;
 
+/* Endpoints a port with endpoints (struct vsw_port) names at most. */
+#define VSW_PORT_EP_MAX 255
+
 /* The longest frame every guest rx buffer holds: Linux posts 1518-byte
  * buffers without mergeable rx buffers, DPDK's virtio PMD ~1900. */
 #define VSW_SMALL_BUF_FRAME 1518
@@ -171,6 +174,13 @@ struct vsw_port_ops {
 	 * `vswctl vteps`): 0 or -errno.  May be NULL (nothing to show).
 	 */
 	int (*view)(struct vsw_port *p, struct rte_tel_data *d);
+	/*
+	 * Control: the name of endpoint @ep (1.., as in hash.usr) of a port
+	 * with endpoints (vxlan: the VTEP's address) into @buf: 0, or
+	 * -ENOENT.  May be NULL.
+	 */
+	int (*endpoint)(struct vsw_port *p, unsigned int ep, char *buf,
+			size_t len);
 };
 
 /*
@@ -189,6 +199,14 @@ struct vsw_port {
 	bool up;
 	/* set at create: tx takes multi-segment mbufs whole */
 	bool tx_chains;
+	/*
+	 * set at create: the port's frames come from and go to several
+	 * endpoints (vxlan: remote VTEPs).  rx names each frame's in mbuf
+	 * hash.usr (index + 1, at most VSW_PORT_EP_MAX; 0: none); tx sends a
+	 * frame whose hash.usr names one to that endpoint alone, one with 0
+	 * to all of them (the switch sets it on every frame it gives).
+	 */
+	bool endpoints;
 	/* the peer can never take a frame longer than VSW_SMALL_BUF_FRAME
 	 * (vhost: the guest posts no mergeable rx buffers); writer: the
 	 * kind before `up` is published; readers: workers after */

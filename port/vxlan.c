@@ -122,6 +122,7 @@ struct vsw_vxlan_port {
 	/* counters: rx rows by rx queue, tx rows by tx queue index */
 	struct vx_ctrs rx[VSW_MAX_QUEUES][VSW_VXLAN_VTEPS_MAX];
 	struct vx_ctrs tx[VX_ROWS][VSW_VXLAN_VTEPS_MAX];
+	uint64_t unicast[VX_ROWS]; /* frames sent to one VTEP: the FDB knew */
 	uint64_t rx_drops[VSW_MAX_QUEUES][VX_DROP_MAX];
 	uint64_t tx_drops[VX_ROWS][VX_DROP_MAX];
 	uint64_t arp_in, arp_replies, arp_requests, arp_ignored; /* control */
@@ -362,19 +363,19 @@ static void out_flush(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o)
 }
 
 /*
- * Replicate @m to every resolved VTEP of map entry @mi; consumes @m.
- * @tagged: @m carries the VLAN tag its VNI came from, which every copy
- * loses.
+ * Send @m to the VTEPs of map entry @mi that @only holds (a bit per VTEP)
+ * and whose next hop is resolved, a copy each; consumes @m.  @tagged: @m
+ * carries the VLAN tag its VNI came from, which every copy loses.
  */
 static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
-		     struct rte_mbuf *m, int mi, bool tagged)
+		     struct rte_mbuf *m, int mi, bool tagged, uint64_t only)
 {
 	uint64_t *drops = x->tx_drops[q % VX_ROWS];
 	uint32_t vni = x->c.map[mi].vni;
 	int last = -1;
 
 	for (unsigned int i = 0; i < x->n_vteps; i++) {
-		if (!(x->vtep[i].vnis >> mi & 1))
+		if (!(x->vtep[i].vnis >> mi & 1) || !(only >> i & 1))
 			continue;
 		if (!(__atomic_load_n(&x->vtep[i].mac, __ATOMIC_RELAXED) &
 		      VX_MAC_VALID)) {
@@ -392,7 +393,7 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 		const struct vx_vtep *t = &x->vtep[i];
 		struct rte_mbuf *c;
 
-		if (!(t->vnis >> mi & 1) ||
+		if (!(t->vnis >> mi & 1) || !(only >> i & 1) ||
 		    !(__atomic_load_n(&t->mac, __ATOMIC_RELAXED) &
 		      VX_MAC_VALID))
 			continue;
@@ -439,13 +440,21 @@ static uint16_t vx_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		bool tagged = m->data_len >= 18 && d[12] == 0x81 && d[13] == 0;
 		unsigned int v = tagged ? ((d[14] & 0xfu) << 8 | d[15]) : 4096;
 		uint8_t mi = x->vlan_map[v];
+		uint32_t ep = m->hash.usr;
 
 		if (mi == VX_NO_MAP) {
 			x->tx_drops[q % VX_ROWS][VX_DROP_NO_VNI]++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		send_vni(x, q, &o, m, mi, tagged);
+		/* the VTEP the switch learned the destination behind, if it
+		 * is one of this VNI's; else (0, or one gone) every VTEP */
+		if (ep != 0 && ep <= x->n_vteps && (x->vtep[ep - 1].vnis >> mi & 1)) {
+			x->unicast[q % VX_ROWS]++;
+			send_vni(x, q, &o, m, mi, tagged, 1ull << (ep - 1));
+		} else {
+			send_vni(x, q, &o, m, mi, tagged, UINT64_MAX);
+		}
 	}
 	if (o.n > 0)
 		out_flush(x, q, &o);
@@ -640,6 +649,13 @@ static int vx_view(struct vsw_port *p, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "mac", b);
 	vnis_str(x, UINT64_MAX, b, sizeof(b));
 	rte_tel_data_add_dict_string(d, "vnis", b);
+	{
+		uint64_t u = 0;
+
+		for (int q = 0; q < VX_ROWS; q++)
+			u += x->unicast[q];
+		rte_tel_data_add_dict_u64(d, "tx_unicast", u);
+	}
 	rte_tel_data_add_dict_u64(d, "arp_in", x->arp_in);
 	rte_tel_data_add_dict_u64(d, "arp_replies", x->arp_replies);
 	rte_tel_data_add_dict_u64(d, "arp_requests", x->arp_requests);
@@ -702,6 +718,17 @@ static int vx_view(struct vsw_port *p, struct rte_tel_data *d)
 	return 0;
 }
 
+static int vx_endpoint(struct vsw_port *p, unsigned int ep, char *buf,
+		       size_t len)
+{
+	struct vsw_vxlan_port *x = vx_cast(p);
+
+	if (ep == 0 || ep > x->n_vteps)
+		return -ENOENT;
+	ip_str(x->vtep[ep - 1].ip, buf, len);
+	return 0;
+}
+
 static void vx_info(struct vsw_port *p, struct vsw_port_info *pi)
 {
 	pi->tx_queues_shared = vx_cast(p)->eth.txq_shared;
@@ -716,6 +743,7 @@ static const struct vsw_port_ops vx_port_ops = {
 	.upkeep = vx_upkeep,
 	.info = vx_info,
 	.view = vx_view,
+	.endpoint = vx_endpoint,
 };
 
 static int vx_create(struct vsw_port *p, const struct vsw_port_env *env,
@@ -774,6 +802,7 @@ static int vx_create(struct vsw_port *p, const struct vsw_port_env *env,
 		return rc;
 	}
 	p->tx_offloads = 0;
+	p->endpoints = true;
 	p->ops = &vx_port_ops;
 	PORT_LOG(INFO, "%s: vxlan VTEP %s, %u remote VTEPs, %u VNIs", p->name,
 		 p->conf.local_ip, x->n_vteps, x->c.n_vnis);

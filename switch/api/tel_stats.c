@@ -47,6 +47,14 @@ static void add_fdb_entry(uint64_t key, uint64_t val, uint64_t pos, void *arg)
 				     port < VSW_MAX_PORTS && ctl->ports[port]
 					     ? ctl->ports[port]->name
 					     : "?");
+	if (vsw_fdb_val_ep(val) != 0 && port < VSW_MAX_PORTS &&
+	    ctl->ports[port] != NULL &&
+	    ctl->ports[port]->ops->endpoint != NULL &&
+	    ctl->ports[port]->ops->endpoint(ctl->ports[port],
+					    vsw_fdb_val_ep(val), idx,
+					    sizeof(idx)) == 0)
+		rte_tel_data_add_dict_string(c, "endpoint", idx);
+	snprintf(idx, sizeof(idx), "%" PRIu64, pos);
 	rte_tel_data_add_dict_u64(c, "age_s", w->now - vsw_fdb_val_time(val));
 	rte_tel_data_add_dict_u64(c, "static",
 				  (val & VSW_FDB_VAL_STATIC) ? 1 : 0);

@@ -566,23 +566,26 @@ static int rewrite(struct vsw_fdb *f, struct slot *s, uint32_t b, uint64_t key,
 	return 0;
 }
 
-/* Learn with the key's buckets already computed (and maybe prefetched). */
+/* Learn with the key's buckets already computed (and maybe prefetched);
+ * @owner: the port, and the endpoint behind it (vsw_fdb_owner). */
 static inline int learn_at(struct vsw_fdb *f, uint64_t key, uint32_t b1,
-			   uint32_t b2, uint16_t port, uint32_t now,
+			   uint32_t b2, uint16_t owner, uint32_t now,
 			   struct vsw_fdb_wstats *ws)
 {
 	struct slot *s = find(f, key, b1, b2);
+	uint16_t port = vsw_fdb_val_port(owner);
 	uint64_t old, nv;
 	uint32_t lim;
 
 	if (s == NULL)
-		return learn_new(f, key, vsw_fdb_val(port, now, false), b1, b2,
+		return learn_new(f, key, vsw_fdb_val(owner, now, false), b1, b2,
 				 ws);
 	old = read_val(s, key);
 	if (old == 0 || (old & VSW_FDB_VAL_STATIC))
 		return 0;
-	/* the common case: same port, fresh enough: no store, no dirty line */
-	if (vsw_fdb_val_port(old) == port &&
+	/* the common case: same owner, fresh enough: no store, no dirty
+	 * line */
+	if (vsw_fdb_val_owner(old) == owner &&
 	    now - vsw_fdb_val_time(old) <
 		    __atomic_load_n(&f->refresh_s, __ATOMIC_RELAXED))
 		return 0;
@@ -594,12 +597,12 @@ static inline int learn_at(struct vsw_fdb *f, uint64_t key, uint32_t b1,
 		ws->limited++;
 		return -EDQUOT;
 	}
-	nv = vsw_fdb_val(port, now, false);
+	nv = vsw_fdb_val(owner, now, false);
 	if (rewrite(f, s, bucket_of(f, s, b1, b2), key, nv, &old) < 0) {
 		ws->busy++;
 		return -EBUSY;
 	}
-	if (vsw_fdb_val_port(old) != port) {
+	if (vsw_fdb_val_owner(old) != owner) {
 		ws->moved++;
 		return 2;
 	}
@@ -642,6 +645,19 @@ void vsw_fdb_learn_hashed(struct vsw_fdb *f, const uint64_t *keys,
 
 		buckets_of_hash(f, hashes[i], &b1, &b2);
 		learn_at(f, keys[i], b1, b2, port, now, ws);
+	}
+}
+
+void vsw_fdb_learn_owners(struct vsw_fdb *f, const uint64_t *keys,
+			  const uint64_t *hashes, const uint16_t *owners,
+			  unsigned int n, uint32_t now,
+			  struct vsw_fdb_wstats *ws)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t b1, b2;
+
+		buckets_of_hash(f, hashes[i], &b1, &b2);
+		learn_at(f, keys[i], b1, b2, owners[i], now, ws);
 	}
 }
 

@@ -53,11 +53,31 @@ static inline void vsw_fdb_key_mac(uint64_t key, uint8_t mac[6])
 /* Ports whose entries are counted and can be limited (vsw's port ids). */
 #define VSW_FDB_PORTS 64
 
-/* Value: port in 0..0xfffe, static flag bit 16, last-seen seconds 32..63. */
+/*
+ * Value: the owner in 0..15 (the port in 0..7, and in 8..15 the endpoint
+ * behind it: 0 none, else a port with endpoints' index + 1, vxlan: the
+ * remote VTEP), static flag bit 16, last-seen seconds 32..63.  The learn
+ * and add functions take an owner where they say "port": a plain port id
+ * is an owner without endpoint.
+ */
 #define VSW_FDB_VAL_STATIC (1ull << 16)
+#define VSW_FDB_EP_SHIFT 8
+#define VSW_FDB_EP_MAX 255
 static inline uint16_t vsw_fdb_val_port(uint64_t v)
 {
+	return (uint16_t)(v & 0xff);
+}
+static inline uint16_t vsw_fdb_val_owner(uint64_t v)
+{
 	return (uint16_t)(v & 0xffff);
+}
+static inline uint8_t vsw_fdb_val_ep(uint64_t v)
+{
+	return (uint8_t)(v >> VSW_FDB_EP_SHIFT);
+}
+static inline uint16_t vsw_fdb_owner(uint16_t port, uint8_t ep)
+{
+	return (uint16_t)(port | (uint16_t)ep << VSW_FDB_EP_SHIFT);
 }
 static inline uint32_t vsw_fdb_val_time(uint64_t v)
 {
@@ -187,6 +207,12 @@ uint64_t vsw_fdb_prefetch(const struct vsw_fdb *fdb, uint64_t key);
 void vsw_fdb_learn_hashed(struct vsw_fdb *fdb, const uint64_t *keys,
 			  const uint64_t *hashes, unsigned int n, uint16_t port,
 			  uint32_t now, struct vsw_fdb_wstats *ws);
+/* The same with an owner per key (a port with endpoints: each frame's
+ * own, vsw_fdb_owner); a new owner for a key counts as a move. */
+void vsw_fdb_learn_owners(struct vsw_fdb *fdb, const uint64_t *keys,
+			  const uint64_t *hashes, const uint16_t *owners,
+			  unsigned int n, uint32_t now,
+			  struct vsw_fdb_wstats *ws);
 void vsw_fdb_lookup_hashed(const struct vsw_fdb *fdb, const uint64_t *keys,
 			   const uint64_t *hashes, unsigned int n,
 			   uint64_t *vals);

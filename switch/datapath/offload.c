@@ -391,6 +391,7 @@ int vsw_offload_segment(const struct rte_mbuf *m, uint32_t mss,
 		if (copy_bytes(s, m, hl + off, plen, mp) < 0)
 			goto fail_this;
 		s->port = m->port;
+		s->hash.usr = m->hash.usr; /* (the endpoint: port.h) */
 		fix_headers(s, &h, seq, id, off, plen, i, n);
 		off += plen;
 	}

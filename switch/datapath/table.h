@@ -57,6 +57,8 @@ struct vsw_params {
 struct vsw_table_port {
 	uint32_t max_frame; /* mtu + 18: longest frame taken in or sent out */
 	bool tx_chains;	    /* the port sends multi-segment mbufs */
+	bool endpoints;	    /* the port has endpoints (port.h): the FDB
+			     * learns each frame's, tx gets it in hash.usr */
 	uint8_t n_allowed;  /* allowed source MACs; 0 = any */
 	bool guard;	    /* allowed-macs or allowed-ips set */
 	bool check_ips;	    /* allowed-ips set: apply sec */
@@ -89,6 +91,8 @@ struct vsw_table {
 	uint16_t flood[VSW_MAX_PORTS]; /* every port id, in id order */
 	/* some port has a VLAN setting: frames take the VLAN path */
 	bool vlans;
+	/* some port has endpoints: a flooded frame's hash.usr is zeroed */
+	bool endpoints;
 	uint64_t vlan_ports[VSW_N_VIDS]; /* VLAN -> bit per port carrying it */
 	struct {
 		uint16_t n;

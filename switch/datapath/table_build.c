@@ -141,6 +141,8 @@ static void fill_ports(const struct vsw_table_src *src, struct vsw_table *t)
 			continue;
 		pp->max_frame = p->conf.mtu + VSW_FRAME_OVERHEAD;
 		pp->tx_chains = p->tx_chains;
+		pp->endpoints = p->endpoints;
+		t->endpoints |= p->endpoints;
 		pp->n_allowed = (uint8_t)p->conf.n_allowed;
 		for (unsigned int i = 0; i < p->conf.n_allowed; i++)
 			pp->allowed[i] = vsw_fdb_key(p->conf.allowed[i], 0) &

@@ -61,6 +61,9 @@
 #include "common/log.h"
 
 #define DROPPED 0xff
+
+_Static_assert(VSW_MAX_PORTS <= 0xff && VSW_PORT_EP_MAX <= VSW_FDB_EP_MAX,
+	       "an FDB owner holds a port id and an endpoint (fdb.h)");
 #define PREFETCH_AHEAD 4
 #define MAX_SLEEP_FDS 64
 
@@ -126,6 +129,8 @@ static void flood(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 		drop_pkt(&w->ctrs[in], VSW_DROP_NO_PORT, m);
 		return;
 	}
+	if (unlikely(dp->endpoints))
+		m->hash.usr = 0; /* to every endpoint (port.h) */
 	w->ctrs[in].flooded++;
 	w->ctrs[in].flood_copies += (uint64_t)fs->k;
 	if (fs->k > 1)
@@ -176,6 +181,8 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_table *dp,
 		drop_pkt(&w->ctrs[in], VSW_DROP_NO_PORT, m);
 		return;
 	}
+	if (unlikely(dp->endpoints))
+		m->hash.usr = 0; /* to every endpoint (port.h) */
 	w->ctrs[in].flooded++;
 	w->ctrs[in].flood_copies += (uint64_t)fs->k;
 	nu = fs->n_untag;
@@ -214,7 +221,9 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 	uint64_t sh[VSW_BURST_MAX], dh[VSW_BURST_MAX]; /* their FDB hashes */
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
 	uint16_t vid[VSW_BURST_MAX]; /* with VLANs: each frame's VLAN */
+	uint16_t owners[VSW_BURST_MAX]; /* @in with endpoints: each source's */
 	uint64_t last_src = 0, last_dst = 0;
+	uint16_t last_owner = in;
 	struct guard_cache gc = {0, 0};
 	enum vsw_drop_reason r = VSW_DROP_MAX;
 	unsigned int nu = 0, ns = 0;
@@ -255,6 +264,19 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 				continue;
 			}
 		}
+		if (unlikely(ip->endpoints)) {
+			/* learned with the endpoint it came from (port.h) */
+			uint16_t o = vsw_fdb_owner(
+				in, m->hash.usr <= VSW_PORT_EP_MAX
+					    ? (uint8_t)m->hash.usr
+					    : 0);
+
+			if (o != last_owner) {
+				last_src = 0;
+				last_owner = o;
+			}
+			owners[ns] = o;
+		}
 		if (f.src_key != last_src) {
 			sh[ns] = vsw_fdb_prefetch(w->fdb, f.src_key);
 			srcs[ns++] = f.src_key;
@@ -273,8 +295,12 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 	if (ns > 0) {
 		uint64_t limited = w->fdbst.limited;
 
-		vsw_fdb_learn_hashed(w->fdb, srcs, sh, ns, in, now_s,
-				     &w->fdbst);
+		if (unlikely(ip->endpoints))
+			vsw_fdb_learn_owners(w->fdb, srcs, sh, owners, ns,
+					     now_s, &w->fdbst);
+		else
+			vsw_fdb_learn_hashed(w->fdb, srcs, sh, ns, in, now_s,
+					     &w->fdbst);
 		ic->macs_limited += w->fdbst.limited - limited;
 	}
 	if (nu > 0)
@@ -305,6 +331,8 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 				flood(w, dp, in, m, now, &fs);
 		} else {
 			ic->unicast++;
+			if (unlikely(dp->pp[out].endpoints))
+				m->hash.usr = vsw_fdb_val_ep(vals[uidx[i]]);
 			if (vlans) /* tagged or not as @out wants */
 				vlan_give(
 					w, dp, &out, 1, m,

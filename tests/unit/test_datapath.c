@@ -387,6 +387,77 @@ static void test_flood(void)
 	teardown(&e);
 }
 
+/* A frame @dst <- @src received from endpoint @ep of its port (port.h). */
+static struct rte_mbuf *from_ep(struct env *e, const uint8_t *dst,
+				const uint8_t *src, uint32_t ep, uint32_t tag)
+{
+	struct rte_mbuf *m = frame(e, dst, src, 64, tag);
+
+	m->hash.usr = ep;
+	return m;
+}
+
+/*
+ * A port with endpoints (vxlan: remote VTEPs, p1 here): each source is
+ * learned with the endpoint it came from, a frame to it carries its
+ * destination's endpoint in hash.usr, a flooded one 0 (whatever it held),
+ * and a source that shows up behind another endpoint moves there.
+ */
+static void test_endpoints(void)
+{
+	struct env e;
+	uint64_t v = 0;
+
+	setup(&e, 3);
+	e.p[1]->up.endpoints = true;
+	rebuild(&e);
+	/* X behind endpoint 3 of p1, Y behind endpoint 5, in one burst */
+	push(&e, 1, from_ep(&e, BCAST, mac(0xc), 3, 1));
+	push(&e, 1, from_ep(&e, BCAST, mac(0xd), 5, 2));
+	push(&e, 1, from_ep(&e, mac(0xa), mac(0xc), 3, 3));
+	poll(&e);
+	CHECK(vsw_fdb_lookup(e.fdb, key_of(mac(0xc)), &v) &&
+	      vsw_fdb_val_port(v) == 1 && vsw_fdb_val_ep(v) == 3);
+	CHECK(vsw_fdb_lookup(e.fdb, key_of(mac(0xd)), &v) &&
+	      vsw_fdb_val_port(v) == 1 && vsw_fdb_val_ep(v) == 5);
+	CHECK(vsw_fdb_port_count(e.fdb, 1) == 2);
+	drain(&e);
+	/* A (p0) -> X: to p1 naming endpoint 3; -> Y: endpoint 5; a flood
+	 * with garbage in hash.usr reaches p1 with 0 */
+	push(&e, 0, frame(&e, mac(0xc), mac(0xa), 64, 4));
+	push(&e, 0, frame(&e, mac(0xd), mac(0xa), 64, 5));
+	{
+		struct rte_mbuf *m = frame(&e, BCAST, mac(0xa), 64, 6);
+
+		m->hash.usr = 0xdeadbeef;
+		push(&e, 0, m);
+	}
+	poll(&e);
+	CHECK(sent(&e, 1) == 3 && sent(&e, 2) == 1);
+	CHECK(sent_is(&e, 1, 0, mac(0xc), mac(0xa), 4) &&
+	      e.p[1]->sent[0]->hash.usr == 3);
+	CHECK(sent_is(&e, 1, 1, mac(0xd), mac(0xa), 5) &&
+	      e.p[1]->sent[1]->hash.usr == 5);
+	CHECK(sent_is(&e, 1, 2, BCAST, mac(0xa), 6) &&
+	      e.p[1]->sent[2]->hash.usr == 0);
+	drain(&e);
+	/* X moves to endpoint 5 (live migration): counted, followed */
+	push(&e, 1, from_ep(&e, BCAST, mac(0xc), 5, 7));
+	poll(&e);
+	CHECK(e.w->fdbst.moved == 1 && vsw_fdb_port_count(e.fdb, 1) == 2);
+	drain(&e);
+	push(&e, 0, frame(&e, mac(0xc), mac(0xa), 64, 8));
+	poll(&e);
+	CHECK(sent(&e, 1) == 1 && e.p[1]->sent[0]->hash.usr == 5);
+	/* between two endpoints of one port: never (split horizon) */
+	drain(&e);
+	push(&e, 1, from_ep(&e, mac(0xd), mac(0xc), 5, 9));
+	poll(&e);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_HAIRPIN] == 1 && sent(&e, 1) == 0);
+	check_counters(&e);
+	teardown(&e);
+}
+
 static void test_hairpin(void)
 {
 	struct env e;
@@ -1767,6 +1838,7 @@ int main(void)
 	RUN(test_learning);
 	RUN(test_flood);
 	RUN(test_hairpin);
+	RUN(test_endpoints);
 	RUN(test_rx_drops);
 	RUN(test_allowed_ips);
 	RUN(test_nd_hidden);

@@ -106,6 +106,45 @@ static void test_learn_move_refresh(void)
 	vsw_fdb_destroy(f);
 }
 
+/*
+ * A port with endpoints (vxlan: remote VTEPs) learns each source with its
+ * endpoint: a new endpoint behind the same port is a move, the port's
+ * count does not change, and a port id alone still reads back whole.
+ */
+static void test_learn_owners(void)
+{
+	struct vsw_fdb *f = mk(1024);
+	struct vsw_fdb_wstats ws = {0};
+	uint64_t k[3] = {key_n(1, 100), key_n(2, 100), key_n(3, 100)}, h[3],
+		 v = 0;
+	uint16_t o[3] = {vsw_fdb_owner(7, 1), vsw_fdb_owner(7, 2),
+			 vsw_fdb_owner(7, 255)};
+
+	for (int i = 0; i < 3; i++)
+		h[i] = vsw_fdb_prefetch(f, k[i]);
+	vsw_fdb_learn_owners(f, k, h, o, 3, 10, &ws);
+	CHECK(ws.learned == 3 && vsw_fdb_port_count(f, 7) == 3);
+	CHECK(vsw_fdb_lookup(f, k[0], &v) && vsw_fdb_val_port(v) == 7 &&
+	      vsw_fdb_val_ep(v) == 1 && vsw_fdb_val_time(v) == 10);
+	CHECK(vsw_fdb_lookup(f, k[2], &v) && vsw_fdb_val_port(v) == 7 &&
+	      vsw_fdb_val_ep(v) == 255);
+	/* the same owner again: nothing; another endpoint: a move */
+	vsw_fdb_learn_owners(f, k, h, o, 1, 10, &ws);
+	CHECK(ws.moved == 0);
+	o[0] = vsw_fdb_owner(7, 2);
+	vsw_fdb_learn_owners(f, k, h, o, 1, 10, &ws);
+	CHECK(ws.moved == 1 && vsw_fdb_port_count(f, 7) == 3);
+	CHECK(vsw_fdb_lookup(f, k[0], &v) && vsw_fdb_val_ep(v) == 2);
+	/* to a plain port: a move, the counts follow the port */
+	CHECK(vsw_fdb_learn(f, k[0], 3, 11, &ws) == 2);
+	CHECK(vsw_fdb_lookup(f, k[0], &v) && vsw_fdb_val_port(v) == 3 &&
+	      vsw_fdb_val_ep(v) == 0);
+	CHECK(vsw_fdb_port_count(f, 7) == 2 && vsw_fdb_port_count(f, 3) == 1);
+	/* a port flush takes its entries whatever their endpoint */
+	CHECK(vsw_fdb_flush(f, 7, false) == 2 && vsw_fdb_count(f) == 1);
+	vsw_fdb_destroy(f);
+}
+
 /* With a refresh period, the last-seen time is rewritten only that often. */
 static void test_refresh_period(void)
 {
@@ -701,6 +740,7 @@ int main(void)
 	RUN(test_key_roundtrip);
 	RUN(test_create_limits);
 	RUN(test_learn_move_refresh);
+	RUN(test_learn_owners);
 	RUN(test_aging);
 	RUN(test_refresh_period);
 	RUN(test_static_and_del);

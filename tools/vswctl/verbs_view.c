@@ -273,6 +273,13 @@ static void fdb_table(const struct member *items, size_t n)
 		row[0] = cell(e, "mac");
 		row[1] = cell(e, "vlan");
 		row[2] = cell(e, "port");
+		if (str_of(e, "endpoint") != NULL) { /* vxlan: PORT@VTEP */
+			char *pe = xasprintf("%s@%s", row[2],
+					     str_of(e, "endpoint"));
+
+			free(row[2]);
+			row[2] = pe;
+		}
 		row[3] = is_static ? xstrdup("-") : cell(e, "age_s");
 		row[4] = xstrdup(is_static ? "static" : "dynamic");
 		table_add(&t, row);
