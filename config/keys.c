@@ -360,6 +360,11 @@ const struct vsw_key vsw_keys[] = {
 	 .shown = "none",
 	 .help = "VLANs carried as VNIs: the port is a trunk of these VLANs "
 		 "(trunks, when not given)."},
+	{"evpn", PT(evpn), .kind = VSW_KIND_CHOICE, .choices = on_off,
+	 .ports = VSW_KEY_VXLAN, .dflt = "off",
+	 .help = "on: remote VTEPs and MACs come from BGP EVPN (FRR's zebra) "
+		 "through kernel shadow devices, and local MACs go to it "
+		 "(docs/overlay.md); remote-ips must be empty."},
 	{"external-ids", PT(external_ids), .kind = VSW_KIND_STRING,
 	 .max = VSW_EXTERNAL_IDS_MAX, .ports = VSW_KEY_ANY, .runtime = true,
 	 .charset = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

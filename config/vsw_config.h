@@ -182,6 +182,7 @@ struct vsw_port_conf {
 	char remote_ips[VSW_VXLAN_LIST_MAX]; /* A.B.C.D ... */
 	unsigned int vni;		     /* untagged frames; 0 = none */
 	char vnis[VSW_VXLAN_LIST_MAX];	     /* VLAN:VNI ... */
+	bool evpn; /* remote VTEPs and MACs from FRR (control/evpn.c) */
 };
 
 /* A vxlan port's settings, parsed (vsw_config_vxlan). */

@@ -29,8 +29,8 @@ static bool ip4(const char *s, size_t len, uint32_t *out)
 }
 
 /* A number of 1..10 digits in min..max. */
-static bool num(const char *s, size_t len, unsigned long min,
-		unsigned long max, unsigned long *out)
+static bool num(const char *s, size_t len, unsigned long min, unsigned long max,
+		unsigned long *out)
 {
 	char buf[12], *end;
 
@@ -57,8 +57,8 @@ static int bad(const char **key, const char *k, char *what, size_t wlen,
 }
 
 static int parse_remotes(const struct vsw_port_conf *pc,
-			 struct vsw_vxlan_conf *o, const char **key,
-			 char *what, size_t wlen)
+			 struct vsw_vxlan_conf *o, const char **key, char *what,
+			 size_t wlen)
 {
 	const char *s = pc->remote_ips;
 
@@ -104,9 +104,8 @@ static int add_vni(struct vsw_vxlan_conf *o, uint16_t vlan, uint32_t vni,
 	return 0;
 }
 
-static int parse_vnis(const struct vsw_port_conf *pc,
-		      struct vsw_vxlan_conf *o, const char **key, char *what,
-		      size_t wlen)
+static int parse_vnis(const struct vsw_port_conf *pc, struct vsw_vxlan_conf *o,
+		      const char **key, char *what, size_t wlen)
 {
 	const char *s = pc->vnis;
 
@@ -136,9 +135,8 @@ static int parse_vnis(const struct vsw_port_conf *pc,
 	return 0;
 }
 
-int vsw_config_vxlan(const struct vsw_port_conf *pc,
-		     struct vsw_vxlan_conf *o, const char **key, char *what,
-		     size_t wlen)
+int vsw_config_vxlan(const struct vsw_port_conf *pc, struct vsw_vxlan_conf *o,
+		     const char **key, char *what, size_t wlen)
 {
 	const char *slash = strchr(pc->local_ip, '/');
 	unsigned long plen;
@@ -170,6 +168,10 @@ int vsw_config_vxlan(const struct vsw_port_conf *pc,
 	if (rc == 0 && o->n_vnis == 0)
 		return bad(key, "vni", what, wlen,
 			   "a VNI 1..16777215 in vni or vnis");
+	if (rc == 0 && pc->evpn && o->n_remotes > 0)
+		return bad(key, "remote-ips", what, wlen,
+			   "none with evpn = on (the remote VTEPs come from "
+			   "EVPN)");
 	if (rc == 0 && pc->vni != 0 && pc->vnis[0] != '\0')
 		return bad(key, "vnis", what, wlen,
 			   "vni (untagged frames) or vnis (VLANs), not both");

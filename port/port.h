@@ -181,6 +181,18 @@ struct vsw_port_ops {
 	 */
 	int (*endpoint)(struct vsw_port *p, unsigned int ep, char *buf,
 			size_t len);
+	/*
+	 * Control, a port with endpoints whose set changes (vxlan with
+	 * evpn): the endpoint (1..) of address @addr (vxlan: a VTEP's IPv4,
+	 * host order), made when absent and @create; -ENOENT, -ENOSPC.  An
+	 * endpoint is never taken back (its slot keeps its address): one
+	 * without VNIs carries nothing.  May be NULL.
+	 */
+	int (*endpoint_get)(struct vsw_port *p, uint32_t addr, bool create);
+	/* Control: endpoint @ep carries VNI @vni (@on) or not: what it sends
+	 * is taken, what the switch floods goes to it.  0, -ENOENT. */
+	int (*endpoint_vni)(struct vsw_port *p, unsigned int ep, uint32_t vni,
+			    bool on);
 };
 
 /*

@@ -60,12 +60,12 @@
 
 #include "ethdev_priv.h"
 
-#define VX_ROWS 64	      /* tx counter rows: the tx queue index, mod */
-#define VX_BURST 64	      /* encapsulated frames sent at once */
-#define VX_ARP_RING 256	      /* ARP frames waiting for control */
+#define VX_ROWS 64	/* tx counter rows: the tx queue index, mod */
+#define VX_BURST 64	/* encapsulated frames sent at once */
+#define VX_ARP_RING 256 /* ARP frames waiting for control */
 #define VX_MAC_VALID (1ull << 63)
-#define VX_ASK_S 1	      /* unanswered ARP: ask again after */
-#define VX_REFRESH_S 30	      /* answered: ask again after */
+#define VX_ASK_S 1	/* unanswered ARP: ask again after */
+#define VX_REFRESH_S 30 /* answered: ask again after */
 #define VX_SPORT_MIN 49152
 #define VX_NO_MAP 0xff
 
@@ -89,10 +89,9 @@ enum vx_drop {
 };
 
 static const char *const vx_drop_names[VX_DROP_MAX] = {
-	"not_ipv4",	 "not_vxlan",	  "bad_ip",	   "bad_udp",
-	"bad_vxlan",	 "unknown_vtep",  "unknown_vni",   "inner_tagged",
-	"arp_full",	 "no_vni",	  "no_vtep",	   "unresolved",
-	"no_mbuf",	 "tx_full",
+	"not_ipv4",	"not_vxlan",   "bad_ip",       "bad_udp",  "bad_vxlan",
+	"unknown_vtep", "unknown_vni", "inner_tagged", "arp_full", "no_vni",
+	"no_vtep",	"unresolved",  "no_mbuf",      "tx_full",
 };
 
 struct vx_ctrs {
@@ -112,10 +111,10 @@ struct vx_vtep {
 struct vsw_vxlan_port {
 	struct vsw_eth_port eth; /* first: its base is the port's */
 	struct vsw_vxlan_conf c;
-	struct rte_ether_addr mac; /* the underlay's */
-	uint32_t mask;		   /* local-ip's subnet mask */
+	struct rte_ether_addr mac;  /* the underlay's */
+	uint32_t mask;		    /* local-ip's subnet mask */
 	uint8_t vlan_map[4096 + 1]; /* VLAN (4096: untagged) -> map[] index */
-	bool tagged;		   /* vnis: frames come and go tagged */
+	bool tagged;		    /* vnis: frames come and go tagged */
 	unsigned int n_vteps;
 	struct vx_vtep vtep[VSW_VXLAN_VTEPS_MAX];
 	struct rte_ring *arp;
@@ -143,9 +142,23 @@ static inline struct vsw_vxlan_port *vx_cast(struct vsw_port *p)
 	return container_of(p, struct vsw_vxlan_port, eth.base);
 }
 
+/* VTEPs only grow (control appends one, then publishes the count); a
+ * VTEP's VNIs change under the workers (relaxed: one burst late). */
+static inline unsigned int vteps_n(const struct vsw_vxlan_port *x)
+{
+	return __atomic_load_n(&x->n_vteps, __ATOMIC_ACQUIRE);
+}
+
+static inline uint64_t vnis_of(const struct vx_vtep *t)
+{
+	return __atomic_load_n(&t->vnis, __ATOMIC_RELAXED);
+}
+
 static inline int vtep_of(const struct vsw_vxlan_port *x, uint32_t ip)
 {
-	for (unsigned int i = 0; i < x->n_vteps; i++)
+	unsigned int n = vteps_n(x);
+
+	for (unsigned int i = 0; i < n; i++)
 		if (x->vtep[i].ip == ip)
 			return (int)i;
 	return -1;
@@ -227,7 +240,7 @@ static int decap(struct vsw_vxlan_port *x, uint16_t q, struct rte_mbuf *m)
 		return VX_DROP_UNKNOWN_VTEP;
 	vni = (uint32_t)vx[4] << 16 | (uint32_t)vx[5] << 8 | vx[6];
 	mi = map_of_vni(x, vni);
-	if (mi < 0 || !(x->vtep[v].vnis >> mi & 1))
+	if (mi < 0 || !(vnis_of(&x->vtep[v]) >> mi & 1))
 		return VX_DROP_UNKNOWN_VNI;
 	et = (uint16_t)(in[12] << 8 | in[13]);
 	if (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ)
@@ -289,8 +302,8 @@ static inline uint16_t flow_port(const uint8_t *d, uint16_t len)
 
 	if (len >= 38 && d[12] == 0x08 && d[13] == 0x00) {
 		h = rte_hash_crc(d + 26, 8, h);
-		if (d[14] == 0x45 && (d[23] == IPPROTO_TCP ||
-				      d[23] == IPPROTO_UDP))
+		if (d[14] == 0x45 &&
+		    (d[23] == IPPROTO_TCP || d[23] == IPPROTO_UDP))
 			h = rte_hash_crc(d + 34, 4, h);
 	}
 	return (uint16_t)(VX_SPORT_MIN + (h & 0x3fff));
@@ -301,10 +314,9 @@ static inline uint16_t flow_port(const uint8_t *d, uint16_t len)
 static bool encap(struct vsw_vxlan_port *x, struct rte_mbuf *m,
 		  const struct vx_vtep *t, uint32_t vni)
 {
-	uint16_t sport = flow_port(rte_pktmbuf_mtod(m, const uint8_t *),
-				   m->data_len);
-	struct vx_hdr *h =
-		(struct vx_hdr *)rte_pktmbuf_prepend(m, sizeof(*h));
+	uint16_t sport =
+		flow_port(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
+	struct vx_hdr *h = (struct vx_hdr *)rte_pktmbuf_prepend(m, sizeof(*h));
 	uint64_t mac = __atomic_load_n(&t->mac, __ATOMIC_RELAXED);
 	uint16_t tot = (uint16_t)(m->pkt_len - sizeof(struct rte_ether_hdr));
 
@@ -372,10 +384,11 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 {
 	uint64_t *drops = x->tx_drops[q % VX_ROWS];
 	uint32_t vni = x->c.map[mi].vni;
+	unsigned int n = vteps_n(x);
 	int last = -1;
 
-	for (unsigned int i = 0; i < x->n_vteps; i++) {
-		if (!(x->vtep[i].vnis >> mi & 1) || !(only >> i & 1))
+	for (unsigned int i = 0; i < n; i++) {
+		if (!(vnis_of(&x->vtep[i]) >> mi & 1) || !(only >> i & 1))
 			continue;
 		if (!(__atomic_load_n(&x->vtep[i].mac, __ATOMIC_RELAXED) &
 		      VX_MAC_VALID)) {
@@ -393,7 +406,7 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 		const struct vx_vtep *t = &x->vtep[i];
 		struct rte_mbuf *c;
 
-		if (!(t->vnis >> mi & 1) || !(only >> i & 1) ||
+		if (!(vnis_of(t) >> mi & 1) || !(only >> i & 1) ||
 		    !(__atomic_load_n(&t->mac, __ATOMIC_RELAXED) &
 		      VX_MAC_VALID))
 			continue;
@@ -449,7 +462,8 @@ static uint16_t vx_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		}
 		/* the VTEP the switch learned the destination behind, if it
 		 * is one of this VNI's; else (0, or one gone) every VTEP */
-		if (ep != 0 && ep <= x->n_vteps && (x->vtep[ep - 1].vnis >> mi & 1)) {
+		if (ep != 0 && ep <= vteps_n(x) &&
+		    (vnis_of(&x->vtep[ep - 1]) >> mi & 1)) {
 			x->unicast[q % VX_ROWS]++;
 			send_vni(x, q, &o, m, mi, tagged, 1ull << (ep - 1));
 		} else {
@@ -482,8 +496,8 @@ static void arp_send(struct vsw_vxlan_port *x, uint16_t op,
 
 	if (m == NULL)
 		return;
-	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(
-		m, sizeof(*eh) + sizeof(*a));
+	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(m, sizeof(*eh) +
+								   sizeof(*a));
 	a = (struct rte_arp_hdr *)(eh + 1);
 	if (op == RTE_ARP_OP_REQUEST)
 		memset(&eh->dst_addr, 0xff, sizeof(eh->dst_addr));
@@ -579,7 +593,10 @@ static void vx_upkeep(struct vsw_port *p)
 			     VX_MAC_VALID;
 		bool dup = false;
 
-		if (now - t->asked_tsc < (valid ? VX_REFRESH_S : VX_ASK_S) * hz &&
+		if (t->vnis == 0) /* (an EVPN VTEP no VNI has now) */
+			continue;
+		if (now - t->asked_tsc <
+			    (valid ? VX_REFRESH_S : VX_ASK_S) * hz &&
 		    t->asked_tsc != 0)
 			continue;
 		if (valid && now - t->answered_tsc < VX_REFRESH_S * hz)
@@ -694,8 +711,7 @@ static int vx_view(struct vsw_port *p, struct rte_tel_data *d)
 		ip_str(t->nh, b, sizeof(b));
 		rte_tel_data_add_dict_string(v, "next_hop", b);
 		if (mac & VX_MAC_VALID)
-			snprintf(b, sizeof(b),
-				 "%02x:%02x:%02x:%02x:%02x:%02x",
+			snprintf(b, sizeof(b), "%02x:%02x:%02x:%02x:%02x:%02x",
 				 (unsigned int)(mac >> 40) & 0xff,
 				 (unsigned int)(mac >> 32) & 0xff,
 				 (unsigned int)(mac >> 24) & 0xff,
@@ -729,6 +745,44 @@ static int vx_endpoint(struct vsw_port *p, unsigned int ep, char *buf,
 	return 0;
 }
 
+static int vx_endpoint_get(struct vsw_port *p, uint32_t ip, bool create)
+{
+	struct vsw_vxlan_port *x = vx_cast(p);
+	int v = vtep_of(x, ip);
+	struct vx_vtep *t;
+
+	if (v >= 0)
+		return v + 1;
+	if (!create)
+		return -ENOENT;
+	if (x->n_vteps == VSW_VXLAN_VTEPS_MAX)
+		return -ENOSPC;
+	t = &x->vtep[x->n_vteps];
+	memset(t, 0, sizeof(*t));
+	t->ip = ip;
+	t->nh = (ip & x->mask) == (x->c.local_ip & x->mask) ? ip : x->c.gateway;
+	if (t->nh == 0)
+		return -EHOSTUNREACH; /* (not taken: no slot used) */
+	__atomic_store_n(&x->n_vteps, x->n_vteps + 1, __ATOMIC_RELEASE);
+	return (int)x->n_vteps;
+}
+
+static int vx_endpoint_vni(struct vsw_port *p, unsigned int ep, uint32_t vni,
+			   bool on)
+{
+	struct vsw_vxlan_port *x = vx_cast(p);
+	int mi = map_of_vni(x, vni);
+	struct vx_vtep *t;
+	uint64_t v;
+
+	if (ep == 0 || ep > x->n_vteps || mi < 0)
+		return -ENOENT;
+	t = &x->vtep[ep - 1];
+	v = on ? t->vnis | 1ull << mi : t->vnis & ~(1ull << mi);
+	__atomic_store_n(&t->vnis, v, __ATOMIC_RELAXED);
+	return 0;
+}
+
 static void vx_info(struct vsw_port *p, struct vsw_port_info *pi)
 {
 	pi->tx_queues_shared = vx_cast(p)->eth.txq_shared;
@@ -744,6 +798,8 @@ static const struct vsw_port_ops vx_port_ops = {
 	.info = vx_info,
 	.view = vx_view,
 	.endpoint = vx_endpoint,
+	.endpoint_get = vx_endpoint_get,
+	.endpoint_vni = vx_endpoint_vni,
 };
 
 static int vx_create(struct vsw_port *p, const struct vsw_port_env *env,
@@ -791,8 +847,8 @@ static int vx_create(struct vsw_port *p, const struct vsw_port_env *env,
 	p->offloads = false; /* (outer headers: the switch finishes all) */
 	rc = vsw_eth_open(&x->eth, env, err, errlen);
 	if (rc == 0 && rte_eth_macaddr_get(x->eth.port_id, &x->mac) != 0) {
-		snprintf(err, errlen, "port %s: the underlay has no MAC address",
-			 p->name);
+		snprintf(err, errlen,
+			 "port %s: the underlay has no MAC address", p->name);
 		vsw_eth_close(&x->eth);
 		rc = -ENODEV;
 	}
@@ -813,7 +869,7 @@ static int vx_create(struct vsw_port *p, const struct vsw_port_env *env,
 static const char *const vx_keys[] = {
 	"type", "devargs", "queues", "rxq", "txq", "workers", "mtu",
 	"max-macs", "allowed-macs", "offloads", "local-ip", "gateway",
-	"remote-ips", "vni", "vnis", NULL,
+	"remote-ips", "vni", "vnis", "evpn", NULL,
 };
 /* clang-format on */
 

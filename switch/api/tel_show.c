@@ -451,6 +451,15 @@ static int cmd_vteps(const char *cmd, const char *params,
 	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "port", p->name);
+	if (p->conf.evpn) {
+		uint64_t ev[4];
+
+		vsw_ctl_evpn_stats(ctl, ev);
+		rte_tel_data_add_dict_u64(d, "evpn_remote_macs", ev[0]);
+		rte_tel_data_add_dict_u64(d, "evpn_flood_entries", ev[1]);
+		rte_tel_data_add_dict_u64(d, "evpn_local_writes", ev[2]);
+		rte_tel_data_add_dict_u64(d, "evpn_errors", ev[3]);
+	}
 	rc = p->ops->view(p, d);
 	vsw_tel_end(ctl);
 	return rc < 0 ? vsw_tel_reply_error(d, "%s", strerror(-rc)) : 0;

@@ -118,7 +118,17 @@ struct vsw_ctl {
 	struct vsw_cap_run
 		*cap[VSW_MAX_PORTS]; /* running captures (capture.c) */
 	unsigned int n_caps;
+	struct vsw_evpn *evpn; /* evpn.c; NULL until a port has evpn on */
 };
+
+/* evpn.c: BGP EVPN through kernel shadow devices (vxlan, evpn = on). */
+/* The control loop's pass: shadows of new ports made, of gone ones
+ * removed, the kernel's events read, local MACs written (each second). */
+void vsw_ctl_evpn_poll(struct vsw_ctl *ctl);
+/* At exit: every shadow device removed. */
+void vsw_ctl_evpn_fini(struct vsw_ctl *ctl);
+/* remote MACs taken, flood entries taken, local MAC writes, errors */
+void vsw_ctl_evpn_stats(const struct vsw_ctl *ctl, uint64_t out[4]);
 
 /* table.c: datapath table and grace periods. */
 /* Wait until every worker reported a quiescent state (any thread). */

@@ -63,8 +63,12 @@ void vsw_control_loop(struct vsw_ctl *ctl)
 		vsw_fdb_trim(ctl->rt->fdb, now); /* port limits, overshoot */
 		vsw_ctl_auto_rebalance(ctl, now);
 		vsw_ctl_watch_poll(ctl);
+		vsw_ctl_evpn_poll(ctl);
 		pthread_mutex_unlock(&ctl->ctl_lock);
 		sleep_or_wake(ctl);
 	}
 	vsw_ctl_watch_fini(ctl);
+	pthread_mutex_lock(&ctl->ctl_lock);
+	vsw_ctl_evpn_fini(ctl);
+	pthread_mutex_unlock(&ctl->ctl_lock);
 }

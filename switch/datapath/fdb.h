@@ -237,6 +237,9 @@ unsigned int vsw_fdb_age(struct vsw_fdb *fdb, uint32_t now, uint32_t aging_s);
  */
 unsigned int vsw_fdb_flush(struct vsw_fdb *fdb, uint16_t port,
 			   bool with_static);
+/* Remove the dynamic entries learned behind @owner (a port and an
+ * endpoint: vsw_fdb_owner).  Control thread.  Returns the count. */
+unsigned int vsw_fdb_flush_owner(struct vsw_fdb *fdb, uint16_t owner);
 
 /*
  * Visit entries in table order from position *@pos (0: the start),

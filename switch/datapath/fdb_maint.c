@@ -183,6 +183,20 @@ unsigned int vsw_fdb_flush(struct vsw_fdb *f, uint16_t port, bool with_static)
 	return n;
 }
 
+static bool is_owner(uint64_t val, const void *arg)
+{
+	return !(val & VSW_FDB_VAL_STATIC) &&
+	       vsw_fdb_val_owner(val) == *(const uint16_t *)arg;
+}
+
+unsigned int vsw_fdb_flush_owner(struct vsw_fdb *f, uint16_t owner)
+{
+	unsigned int n = remove_matching(f, is_owner, &owner);
+
+	f->cst.flushed += n;
+	return n;
+}
+
 /* Age class of a last-seen time: the bit length of its age in seconds. */
 static unsigned int age_class(uint32_t now, uint64_t val)
 {

@@ -220,7 +220,7 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 	uint64_t keys[VSW_BURST_MAX], vals[VSW_BURST_MAX], srcs[VSW_BURST_MAX];
 	uint64_t sh[VSW_BURST_MAX], dh[VSW_BURST_MAX]; /* their FDB hashes */
 	uint8_t cls[VSW_BURST_MAX], uidx[VSW_BURST_MAX];
-	uint16_t vid[VSW_BURST_MAX]; /* with VLANs: each frame's VLAN */
+	uint16_t vid[VSW_BURST_MAX];	/* with VLANs: each frame's VLAN */
 	uint16_t owners[VSW_BURST_MAX]; /* @in with endpoints: each source's */
 	uint64_t last_src = 0, last_dst = 0;
 	uint16_t last_owner = in;
@@ -266,10 +266,10 @@ forward_burst_t(struct vsw_worker *w, const struct vsw_table *dp, uint16_t in,
 		}
 		if (unlikely(ip->endpoints)) {
 			/* learned with the endpoint it came from (port.h) */
-			uint16_t o = vsw_fdb_owner(
-				in, m->hash.usr <= VSW_PORT_EP_MAX
-					    ? (uint8_t)m->hash.usr
-					    : 0);
+			uint16_t o =
+				vsw_fdb_owner(in, m->hash.usr <= VSW_PORT_EP_MAX
+							  ? (uint8_t)m->hash.usr
+							  : 0);
 
 			if (o != last_owner) {
 				last_src = 0;

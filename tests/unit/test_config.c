@@ -333,7 +333,7 @@ static void test_unknown_keys(void)
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, "
 		"socket-owner, socket-group, socket-mode, local-ip, "
-		"gateway, remote-ips, vni, vnis, external-ids)"));
+		"gateway, remote-ips, vni, vnis, evpn, external-ids)"));
 }
 
 static void test_keys_wrong_type(void)
@@ -1219,7 +1219,7 @@ static void test_key_table(void)
 		     "storm-broadcast-pps, storm-multicast-pps, "
 		     "storm-unknown-pps, socket-owner, socket-group, "
 		     "socket-mode, local-ip, gateway, remote-ips, vni, vnis, "
-		     "external-ids)") != NULL);
+		     "evpn, external-ids)") != NULL);
 	CHECK(vsw_config_switch_key_fixed("mbufs") &&
 	      !vsw_config_switch_key_fixed("burst") &&
 	      !vsw_config_switch_key_fixed("nope"));
