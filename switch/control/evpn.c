@@ -342,6 +342,8 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+static int dump_neigh(struct vsw_ctl *ctl);
+
 /* Read every event waiting (non-blocking). */
 static void drain_events(struct vsw_ctl *ctl)
 {
@@ -352,9 +354,12 @@ static void drain_events(struct vsw_ctl *ctl)
 	while ((n = mnl_socket_recvfrom(e->ev, buf, sizeof(buf))) > 0)
 		mnl_cb_run(buf, (size_t)n, 0, 0, neigh_cb, ctl);
 	if (n < 0 && errno == ENOBUFS) {
-		/* events lost: the kernel's table is the truth; read it */
+		/* events lost: the kernel's table is the truth; read it
+		 * (additions again; a removal lost stays until its entry's
+		 * next change: counted, logged) */
 		VSW_LOG(WARNING, "evpn: netlink events lost; reading again");
 		e->errors++;
+		dump_neigh(ctl);
 	}
 }
 
