@@ -59,6 +59,7 @@
 #include <rte_udp.h>
 
 #include "ethdev_priv.h"
+#include "vxlan_hdr.h"
 
 #define VX_ROWS 64	/* tx counter rows: the tx queue index, mod */
 #define VX_BURST 64	/* encapsulated frames sent at once */
@@ -68,31 +69,6 @@
 #define VX_REFRESH_S 30 /* answered: ask again after */
 #define VX_SPORT_MIN 49152
 #define VX_NO_MAP 0xff
-
-/* Why a frame is dropped by the port (its own counters). */
-enum vx_drop {
-	VX_DROP_NOT_IPV4,     /* underlay: not IPv4 (nor ARP) */
-	VX_DROP_NOT_VXLAN,    /* IPv4, not UDP 4789 to local-ip */
-	VX_DROP_BAD_IP,	      /* header, lengths, checksum, fragment */
-	VX_DROP_BAD_UDP,      /* length or checksum */
-	VX_DROP_BAD_VXLAN,    /* no I flag, inner frame too short */
-	VX_DROP_UNKNOWN_VTEP, /* source not in remote-ips */
-	VX_DROP_UNKNOWN_VNI,  /* VNI not the port's */
-	VX_DROP_INNER_TAGGED, /* inner frame with an 802.1Q/802.1ad tag */
-	VX_DROP_ARP_FULL,     /* ARP ring full */
-	VX_DROP_NO_VNI,	      /* tx: the frame's VLAN has no VNI */
-	VX_DROP_NO_VTEP,      /* tx: no remote VTEP for its VNI */
-	VX_DROP_UNRESOLVED,   /* tx: a VTEP's next hop MAC not known yet */
-	VX_DROP_NO_MBUF,      /* tx: no mbuf for a copy */
-	VX_DROP_TX_FULL,      /* tx: the underlay did not take it */
-	VX_DROP_MAX,
-};
-
-static const char *const vx_drop_names[VX_DROP_MAX] = {
-	"not_ipv4",	"not_vxlan",   "bad_ip",       "bad_udp",  "bad_vxlan",
-	"unknown_vtep", "unknown_vni", "inner_tagged", "arp_full", "no_vni",
-	"no_vtep",	"unresolved",  "no_mbuf",      "tx_full",
-};
 
 struct vx_ctrs {
 	uint64_t packets;
@@ -122,8 +98,8 @@ struct vsw_vxlan_port {
 	struct vx_ctrs rx[VSW_MAX_QUEUES][VSW_VXLAN_VTEPS_MAX];
 	struct vx_ctrs tx[VX_ROWS][VSW_VXLAN_VTEPS_MAX];
 	uint64_t unicast[VX_ROWS]; /* frames sent to one VTEP: the FDB knew */
-	uint64_t rx_drops[VSW_MAX_QUEUES][VX_DROP_MAX];
-	uint64_t tx_drops[VX_ROWS][VX_DROP_MAX];
+	uint64_t rx_drops[VSW_MAX_QUEUES][VSW_VX_DROP_MAX];
+	uint64_t tx_drops[VX_ROWS][VSW_VX_DROP_MAX];
 	uint64_t arp_in, arp_replies, arp_requests, arp_ignored; /* control */
 };
 
@@ -174,84 +150,39 @@ static inline int map_of_vni(const struct vsw_vxlan_port *x, uint32_t vni)
 
 /* ---- receive ---- */
 
-#define VX_ARP (-1) /* to the control thread */
-#define VX_OK (-2)
-
-/* Check and strip the outer headers of @m: VX_OK, VX_ARP or a drop. */
-static int decap(struct vsw_vxlan_port *x, uint16_t q, struct rte_mbuf *m)
+/* Take VXLAN frame @m (vsw_vxlan_parse said so in @r): the UDP checksum,
+ * the VTEP and the VNI; strip the outer headers and push the VLAN's tag.
+ * VSW_VX_OK or a drop reason. */
+static int decap(struct vsw_vxlan_port *x, uint16_t q, struct rte_mbuf *m,
+		 const struct vsw_vxlan_rx *r)
 {
-	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-	const struct rte_ipv4_hdr *ip;
-	const struct rte_udp_hdr *udp;
-	const uint8_t *vx, *in;
-	uint16_t et, tot, ihl, ulen;
-	uint32_t vni;
 	int v, mi;
 
-	if (m->data_len < sizeof(struct rte_ether_hdr))
-		return VX_DROP_NOT_IPV4;
-	et = rte_be_to_cpu_16(((const struct rte_ether_hdr *)d)->ether_type);
-	if (et == RTE_ETHER_TYPE_ARP)
-		return VX_ARP;
-	if (et != RTE_ETHER_TYPE_IPV4)
-		return VX_DROP_NOT_IPV4;
-	ip = (const struct rte_ipv4_hdr *)(d + sizeof(struct rte_ether_hdr));
-	if (m->data_len < sizeof(struct rte_ether_hdr) + sizeof(*ip))
-		return VX_DROP_BAD_IP;
-	ihl = (uint16_t)((ip->version_ihl & 0xf) * 4);
-	tot = rte_be_to_cpu_16(ip->total_length);
-	if ((ip->version_ihl >> 4) != 4 || ihl < sizeof(*ip) || tot < ihl ||
-	    tot > m->pkt_len - sizeof(struct rte_ether_hdr) ||
-	    m->data_len < sizeof(struct rte_ether_hdr) + ihl)
-		return VX_DROP_BAD_IP;
-	if (ip->next_proto_id != IPPROTO_UDP ||
-	    rte_be_to_cpu_32(ip->dst_addr) != x->c.local_ip)
-		return VX_DROP_NOT_VXLAN;
-	if (rte_raw_cksum(ip, ihl) != 0xffff ||
-	    (rte_be_to_cpu_16(ip->fragment_offset) &
-	     (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) != 0)
-		return VX_DROP_BAD_IP;
-	if (tot < ihl + sizeof(*udp) ||
-	    m->data_len < sizeof(struct rte_ether_hdr) + ihl + sizeof(*udp))
-		return VX_DROP_BAD_UDP;
-	udp = (const struct rte_udp_hdr *)((const uint8_t *)ip + ihl);
-	if (udp->dst_port != RTE_BE16(VSW_VXLAN_UDP_PORT))
-		return VX_DROP_NOT_VXLAN;
-	ulen = rte_be_to_cpu_16(udp->dgram_len);
-	if (ulen != tot - ihl)
-		return VX_DROP_BAD_UDP;
 	/* (Ethernet padding after the datagram is not the inner frame's) */
-	if (m->pkt_len > sizeof(struct rte_ether_hdr) + tot)
-		rte_pktmbuf_trim(m, (uint16_t)(m->pkt_len -
-					       sizeof(struct rte_ether_hdr) -
-					       tot));
-	if (udp->dgram_cksum != 0 &&
+	if (m->pkt_len > r->len)
+		rte_pktmbuf_trim(m, (uint16_t)(m->pkt_len - r->len));
+	if (r->udp_csum &&
 	    rte_ipv4_udptcp_cksum_mbuf_verify(
-		    m, ip, sizeof(struct rte_ether_hdr) + ihl) != 0)
-		return VX_DROP_BAD_UDP;
-	vx = (const uint8_t *)udp + sizeof(*udp);
-	in = vx + 8;
-	if (ulen < sizeof(*udp) + 8 + sizeof(struct rte_ether_hdr) ||
-	    m->data_len < (in - d) + sizeof(struct rte_ether_hdr) ||
-	    !(vx[0] & 0x08))
-		return VX_DROP_BAD_VXLAN;
-	v = vtep_of(x, rte_be_to_cpu_32(ip->src_addr));
+		    m,
+		    rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+					    r->l3),
+		    (uint16_t)(r->inner - 16)) != 0)
+		return VSW_VX_DROP_BAD_UDP;
+	v = vtep_of(x, r->src);
 	if (v < 0)
-		return VX_DROP_UNKNOWN_VTEP;
-	vni = (uint32_t)vx[4] << 16 | (uint32_t)vx[5] << 8 | vx[6];
-	mi = map_of_vni(x, vni);
+		return VSW_VX_DROP_UNKNOWN_VTEP;
+	mi = map_of_vni(x, r->vni);
 	if (mi < 0 || !(vnis_of(&x->vtep[v]) >> mi & 1))
-		return VX_DROP_UNKNOWN_VNI;
-	et = (uint16_t)(in[12] << 8 | in[13]);
-	if (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ)
-		return VX_DROP_INNER_TAGGED;
-	rte_pktmbuf_adj(m, (uint16_t)(in - d));
+		return VSW_VX_DROP_UNKNOWN_VNI;
+	if (r->inner_tagged)
+		return VSW_VX_DROP_INNER_TAGGED;
+	rte_pktmbuf_adj(m, r->inner);
 	if (x->c.map[mi].vlan != VSW_NO_VLAN) {
 		/* push the VLAN's tag (the adj left 50 bytes of room) */
 		uint8_t *h = (uint8_t *)rte_pktmbuf_prepend(m, 4);
 
 		if (h == NULL) /* (never: the adj left the room) */
-			return VX_DROP_BAD_VXLAN;
+			return VSW_VX_DROP_BAD_VXLAN;
 		memmove(h, h + 4, 12);
 		h[12] = 0x81;
 		h[13] = 0x00;
@@ -263,7 +194,7 @@ static int decap(struct vsw_vxlan_port *x, uint16_t q, struct rte_mbuf *m)
 	m->hash.usr = (uint32_t)v + 1;
 	x->rx[q][v].packets++;
 	x->rx[q][v].bytes += m->pkt_len;
-	return VX_OK;
+	return VSW_VX_OK;
 }
 
 static uint16_t vx_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
@@ -275,16 +206,21 @@ static uint16_t vx_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 	n = rte_eth_rx_burst(x->eth.port_id, q, pkts, n);
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
-		int r = decap(x, q, m);
+		struct vsw_vxlan_rx h;
+		int r = vsw_vxlan_parse(rte_pktmbuf_mtod(m, const uint8_t *),
+					m->data_len, m->pkt_len, x->c.local_ip,
+					&h);
 
-		if (r == VX_OK) {
+		if (r == VSW_VX_OK)
+			r = decap(x, q, m, &h);
+		if (r == VSW_VX_OK) {
 			pkts[k++] = m;
 			continue;
 		}
-		if (r == VX_ARP) {
+		if (r == VSW_VX_ARP) {
 			if (rte_ring_mp_enqueue(x->arp, m) == 0)
 				continue;
-			r = VX_DROP_ARP_FULL;
+			r = VSW_VX_DROP_ARP_FULL;
 		}
 		x->rx_drops[q][r]++;
 		rte_pktmbuf_free(m);
@@ -368,7 +304,7 @@ static void out_flush(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o)
 	uint16_t sent = vsw_eth_tx(&x->eth, q, o->m, o->n);
 
 	if (sent < o->n) {
-		x->tx_drops[q % VX_ROWS][VX_DROP_TX_FULL] += o->n - sent;
+		x->tx_drops[q % VX_ROWS][VSW_VX_DROP_TX_FULL] += o->n - sent;
 		rte_pktmbuf_free_bulk(o->m + sent, o->n - sent);
 	}
 	o->n = 0;
@@ -392,13 +328,13 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 			continue;
 		if (!(__atomic_load_n(&x->vtep[i].mac, __ATOMIC_RELAXED) &
 		      VX_MAC_VALID)) {
-			drops[VX_DROP_UNRESOLVED]++;
+			drops[VSW_VX_DROP_UNRESOLVED]++;
 			continue;
 		}
 		last = (int)i;
 	}
 	if (last < 0) {
-		drops[VX_DROP_NO_VTEP]++;
+		drops[VSW_VX_DROP_NO_VTEP]++;
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -416,7 +352,7 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 		} else {
 			c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
 			if (c == NULL) {
-				drops[VX_DROP_NO_MBUF]++;
+				drops[VSW_VX_DROP_NO_MBUF]++;
 				continue;
 			}
 		}
@@ -429,7 +365,7 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 		x->tx[q % VX_ROWS][i].packets++;
 		x->tx[q % VX_ROWS][i].bytes += c->pkt_len;
 		if (!encap(x, c, t, vni)) {
-			drops[VX_DROP_NO_MBUF]++;
+			drops[VSW_VX_DROP_NO_MBUF]++;
 			rte_pktmbuf_free(c);
 			continue;
 		}
@@ -456,7 +392,7 @@ static uint16_t vx_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		uint32_t ep = m->hash.usr;
 
 		if (mi == VX_NO_MAP) {
-			x->tx_drops[q % VX_ROWS][VX_DROP_NO_VNI]++;
+			x->tx_drops[q % VX_ROWS][VSW_VX_DROP_NO_VNI]++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
@@ -678,14 +614,14 @@ static int vx_view(struct vsw_port *p, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "arp_requests", x->arp_requests);
 	rte_tel_data_add_dict_u64(d, "arp_ignored", x->arp_ignored);
 	rte_tel_data_start_dict(dr);
-	for (int r = 0; r < VX_DROP_MAX; r++) {
+	for (int r = 0; r < VSW_VX_DROP_MAX; r++) {
 		uint64_t s = 0;
 
 		for (int q = 0; q < VSW_MAX_QUEUES; q++)
 			s += x->rx_drops[q][r];
 		for (int q = 0; q < VX_ROWS; q++)
 			s += x->tx_drops[q][r];
-		rte_tel_data_add_dict_u64(dr, vx_drop_names[r], s);
+		rte_tel_data_add_dict_u64(dr, vsw_vx_drop_names[r], s);
 	}
 	rte_tel_data_add_dict_container(d, "drops", dr, 0);
 	for (unsigned int i = 0; i < x->n_vteps; i++) {
