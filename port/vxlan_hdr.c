@@ -10,10 +10,9 @@
 #define IPPROTO_UDP_ 17
 
 const char *const vsw_vx_drop_names[VSW_VX_DROP_MAX] = {
-	"not_ipv4",    "not_vxlan",    "bad_ip",      "bad_udp",
-	"bad_vxlan",   "unknown_vtep", "unknown_vni", "inner_tagged",
-	"arp_full",    "no_vni",       "no_vtep",     "unresolved",
-	"no_mbuf",     "tx_full",
+	"not_ipv4",	"not_vxlan",   "bad_ip",       "bad_udp",  "bad_vxlan",
+	"unknown_vtep", "unknown_vni", "inner_tagged", "arp_full", "no_vni",
+	"no_vtep",	"unresolved",  "no_mbuf",      "tx_full",
 };
 
 static inline uint16_t be16(const uint8_t *p)
