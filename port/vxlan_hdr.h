@@ -35,12 +35,12 @@ enum vsw_vx_drop {
 
 /* What vsw_vxlan_parse found in a VXLAN frame. */
 struct vsw_vxlan_rx {
-	uint32_t src;	/* outer IPv4 source, host order */
+	uint32_t src; /* outer IPv4 source, host order */
 	uint32_t vni;
 	uint16_t l3;	/* offset of the IPv4 header */
 	uint16_t inner; /* offset of the inner Ethernet frame */
-	uint16_t len;	/* the frame without Ethernet padding: l3 + IPv4 total */
-	bool udp_csum;	/* the UDP checksum is not 0: verify it */
+	uint16_t len;  /* the frame without Ethernet padding: l3 + IPv4 total */
+	bool udp_csum; /* the UDP checksum is not 0: verify it */
 	bool inner_tagged; /* the inner frame carries an 802.1Q/ad tag */
 };
 
