@@ -22,10 +22,16 @@
  *
  * From the kernel (netlink, libmnl; the control loop drains its events
  * every pass, 100 ms): a flood entry adds the VTEP to the VNI's flood list
- * (the port's endpoint_get/endpoint_vni), a remote MAC becomes a static
- * FDB entry owned by the port and that VTEP (never saved in the state
- * file); their removal (a withdrawn route, a BGP session gone) removes
- * them.  To the kernel (every second): the switch's MACs of the mapped
+ * (the port's endpoint_get/endpoint_vni), a remote MAC becomes an FDB
+ * entry owned by the port and that VTEP; their removal (a withdrawn route,
+ * a BGP session gone) removes them.  A remote MAC's entry is a dynamic
+ * one that vsw refreshes each second (kept in its own list, put back if
+ * flushed or evicted), not a static one: a VM that comes back to this
+ * host is learned here with its first frame, vsw writes it as local, and
+ * zebra's sequence numbers settle the move; a static entry would hold it
+ * at the tunnel until the other host withdrew it (once it hears from the
+ * VM, which unicast frames that stay here never tell it).  Never saved in the
+ * state file: zebra gives it again at start.  To the kernel (every second): the switch's MACs of the mapped
  * VLANs on other ports, added, moved or aged; written as dynamic entries
  * (zebra treats a static one as sticky, which would pin a VM that moves)
  * and rewritten every 60 s so the bridge never ages them.
@@ -47,6 +53,8 @@
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
 
 #include "control.h"
 
@@ -75,6 +83,10 @@ struct evpn_local {
 	unsigned int dev;
 };
 
+/* Remote MACs zebra installed: FDB key -> owner (port, VTEP), in an
+ * rte_hash (control thread only). */
+#define EVPN_REMOTE_MAX 65536
+
 struct vsw_evpn {
 	struct mnl_socket *ev;	/* neighbour events */
 	struct mnl_socket *req; /* requests, acknowledged */
@@ -82,7 +94,9 @@ struct vsw_evpn {
 	struct evpn_port ports[VSW_MAX_PORTS];
 	struct evpn_local *written, *want;
 	unsigned int n_written, n_want;
+	struct rte_hash *remote;
 	uint32_t last_sync, last_refresh;
+	struct vsw_fdb_wstats ws; /* (the refreshes': not the workers') */
 	/* counters (`info`): */
 	uint64_t remote_macs, flood_entries, local_writes, errors;
 };
@@ -269,6 +283,18 @@ static int neigh_attr(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
+static void remote_set(struct vsw_evpn *e, uint64_t key, uint16_t owner)
+{
+	if (rte_hash_add_key_data(e->remote, &key, (void *)(uintptr_t)owner) <
+	    0)
+		e->errors++; /* (full) */
+}
+
+static void remote_del(struct vsw_evpn *e, uint64_t key)
+{
+	rte_hash_del_key(e->remote, &key);
+}
+
 static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct vsw_ctl *ctl = data;
@@ -281,6 +307,7 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	uint32_t ip;
 	uint64_t key, val;
 	bool add = nlh->nlmsg_type == RTM_NEWNEIGH, zero;
+	uint16_t owner;
 	int vt;
 
 	if ((nlh->nlmsg_type != RTM_NEWNEIGH &&
@@ -325,21 +352,47 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	if (mac[0] & 1)
 		return MNL_CB_OK; /* (a multicast MAC is not a host) */
 	key = vsw_fdb_key(mac, v->fdb_vlan);
+	owner = vsw_fdb_owner(ep->p->id, (uint8_t)vt);
 	if (add) {
-		if (vsw_fdb_add_static(ctl->rt->fdb, key,
-				       vsw_fdb_owner(ep->p->id, (uint8_t)vt),
-				       ctl->rt->now_s) < 0)
-			e->errors++;
-		else
-			e->remote_macs++;
+		remote_set(e, key, owner);
+		/* (static: the operator's, kept) */
+		if (!vsw_fdb_lookup(ctl->rt->fdb, key, &val) ||
+		    !(val & VSW_FDB_VAL_STATIC))
+			vsw_fdb_learn(ctl->rt->fdb, key, owner, ctl->rt->now_s,
+				      &e->ws);
+		e->remote_macs++;
 		return MNL_CB_OK;
 	}
-	/* a withdrawn MAC: only the entry it made (the same owner) */
+	/* a withdrawn MAC: the entry it made, if it is still that (not a
+	 * VM learned here since, not another VTEP's) */
+	remote_del(e, key);
 	if (vsw_fdb_lookup(ctl->rt->fdb, key, &val) &&
-	    (val & VSW_FDB_VAL_STATIC) &&
-	    vsw_fdb_val_owner(val) == vsw_fdb_owner(ep->p->id, (uint8_t)vt))
+	    !(val & VSW_FDB_VAL_STATIC) && vsw_fdb_val_owner(val) == owner)
 		vsw_fdb_del(ctl->rt->fdb, key);
 	return MNL_CB_OK;
+}
+
+/* Each second: every remote MAC still at its VTEP, or gone from the FDB
+ * (flushed, evicted), gets its entry refreshed; one the switch learned
+ * elsewhere since is left to it. */
+static void refresh_remote(struct vsw_ctl *ctl)
+{
+	struct vsw_evpn *e = ctl->evpn;
+	const void *k;
+	uint32_t it = 0;
+	uint64_t val;
+	void *d;
+
+	while (rte_hash_iterate(e->remote, &k, &d, &it) >= 0) {
+		uint64_t key = *(const uint64_t *)k;
+		uint16_t owner = (uint16_t)(uintptr_t)d;
+
+		if (!vsw_fdb_lookup(ctl->rt->fdb, key, &val) ||
+		    (!(val & VSW_FDB_VAL_STATIC) &&
+		     vsw_fdb_val_owner(val) == owner))
+			vsw_fdb_learn(ctl->rt->fdb, key, owner, ctl->rt->now_s,
+				      &e->ws);
+	}
 }
 
 static int dump_neigh(struct vsw_ctl *ctl);
@@ -467,6 +520,7 @@ static void sync_local(struct vsw_ctl *ctl)
 	if (now - e->last_sync < EVPN_SYNC_S)
 		return;
 	e->last_sync = now;
+	refresh_remote(ctl);
 	e->n_want = 0;
 	do
 		vsw_fdb_walk(ctl->rt->fdb, &pos, 4096, want_entry, &w);
@@ -588,10 +642,21 @@ static int evpn_open(struct vsw_ctl *ctl)
 		return -ENOMEM;
 	e->written = calloc(EVPN_LOCAL_MAX, sizeof(*e->written));
 	e->want = calloc(EVPN_LOCAL_MAX, sizeof(*e->want));
+	{
+		struct rte_hash_parameters hp = {
+			.name = "vsw_evpn_remote",
+			.entries = EVPN_REMOTE_MAX,
+			.key_len = sizeof(uint64_t),
+			.hash_func = rte_hash_crc,
+			.socket_id = SOCKET_ID_ANY,
+		};
+
+		e->remote = rte_hash_create(&hp);
+	}
 	e->ev = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	e->req = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (e->written == NULL || e->want == NULL || e->ev == NULL ||
-	    e->req == NULL ||
+	if (e->written == NULL || e->want == NULL || e->remote == NULL ||
+	    e->ev == NULL || e->req == NULL ||
 	    mnl_socket_bind(e->ev, 1u << (RTNLGRP_NEIGH - 1),
 			    MNL_SOCKET_AUTOPID) < 0 ||
 	    mnl_socket_bind(e->req, 0, MNL_SOCKET_AUTOPID) < 0) {
@@ -603,6 +668,7 @@ static int evpn_open(struct vsw_ctl *ctl)
 			mnl_socket_close(e->req);
 		free(e->written);
 		free(e->want);
+		rte_hash_free(e->remote);
 		free(e);
 		return rc < 0 ? rc : -ENOMEM;
 	}
@@ -657,6 +723,7 @@ void vsw_ctl_evpn_fini(struct vsw_ctl *ctl)
 	mnl_socket_close(e->req);
 	free(e->written);
 	free(e->want);
+	rte_hash_free(e->remote);
 	free(e);
 	ctl->evpn = NULL;
 }
