@@ -26,7 +26,7 @@ run-dir = $RUN
 type = vhost-user
 queues = abc
 EOF2
-check_bad bad_type "[port vm0] type = \"tap\": expected vhost-user or ethdev" <<EOF2
+check_bad bad_type "[port vm0] type = \"tap\": expected vhost-user, ethdev or vxlan" <<EOF2
 [port vm0]
 type = tap
 EOF2

@@ -170,8 +170,17 @@ for i in 1 2; do
 done
 "$VSWCTL" --file-prefix "${PREFIX}h1" vteps vx
 
+for i in 1 2; do
+	j=$(( 3 - i ))
+	wait_until 20 eval '[ "$(c '$i' vteps vx | jq -r "[.[] | objects | select(.ip == \"10.96.0.'$j'\")][0].next_hop_mac")" != unresolved ]' ||
+		fail "host $i: 10.96.0.$j's MAC not resolved by ARP"
+done
+
 note "guests reach each other across the hosts, in their VNI only"
-gping 1a -c 3 -i 0.2 -W 3 192.168.100.2 || { c 1 vteps vx; fail "G1a -> G2a (VNI 100) failed"; }
+# (the first frames across, retried; the counters below if not)
+wait_until 20 ip netns exec "vswe${ID}g1a" ping -c 1 -W 2 192.168.100.2 ||
+	echo "G1a -> G2a: no answer in 20 s"
+gping 1a -c 3 -i 0.2 -W 3 192.168.100.2 || { c 1 vteps vx; c 1 port a | jq -c .; c 1 port vx | jq -c .; c 2 vteps vx; fail "G1a -> G2a (VNI 100) failed"; }
 gping 1b -c 3 -i 0.2 -W 3 192.168.200.2 || fail "G1b -> G2b (VNI 200) failed"
 ip -n "vswe${ID}g1a" addr add 192.168.200.9/24 dev eg1ap
 ! gping 1a -I 192.168.200.9 -c 2 -i 0.2 -W 1 192.168.200.2 || fail "G1a (VLAN 100) reached G2b in VNI 200"

@@ -181,19 +181,30 @@ static void port_list(json_t *data)
 	table_print(&t);
 }
 
+/* Query @cmd_base,NAME for port @name (checked first), a dict, as
+ * query_dict does. */
+static int port_query(struct ctl *ctl, const char *cmd_base, const char *name,
+		      json_t **reply, json_t **data, int *rc)
+{
+	char cmd[64];
+
+	if (!port_name_ok(name)) {
+		*rc = usage_error("bad port name '%s' (letters, digits and "
+				  "'_', at most %d)",
+				  name, PORT_NAME_MAX);
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd), "%s,%s", cmd_base, name);
+	return query_dict(ctl, cmd, reply, data, rc);
+}
+
 int verb_port(struct ctl *ctl, int argc, char **argv)
 {
 	json_t *reply, *data;
-	char cmd[64];
 	int rc;
 
 	(void)argc;
-	if (!port_name_ok(argv[0]))
-		return usage_error("bad port name '%s' (letters, digits and "
-				   "'_', at most %d)",
-				   argv[0], PORT_NAME_MAX);
-	snprintf(cmd, sizeof(cmd), "/vsw/port,%s", argv[0]);
-	if (query_dict(ctl, cmd, &reply, &data, &rc) < 0)
+	if (port_query(ctl, "/vsw/port", argv[0], &reply, &data, &rc) < 0)
 		return rc;
 	port_list(data);
 	json_decref(reply);
@@ -209,16 +220,10 @@ int verb_vteps(struct ctl *ctl, int argc, char **argv)
 	struct table t = {.ncols = 2, .align = kv_align, .gap = " "};
 	json_t *reply, *data, *m, *v;
 	const char *key, *k2;
-	char cmd[64];
 	int rc;
 
 	(void)argc;
-	if (!port_name_ok(argv[0]))
-		return usage_error("bad port name '%s' (letters, digits and "
-				   "'_', at most %d)",
-				   argv[0], PORT_NAME_MAX);
-	snprintf(cmd, sizeof(cmd), "/vsw/vteps,%s", argv[0]);
-	if (query_dict(ctl, cmd, &reply, &data, &rc) < 0)
+	if (port_query(ctl, "/vsw/vteps", argv[0], &reply, &data, &rc) < 0)
 		return rc;
 	json_object_foreach (data, key, m)
 		if (!json_is_object(m))
