@@ -231,16 +231,25 @@ static uint16_t vx_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 /* ---- send ---- */
 
 /* The outer UDP source port: a hash of the inner flow (MACs, and IPv4
- * addresses and ports where there are), in 49152..65535. */
+ * addresses and ports where there are), in 49152..65535.  The frame's
+ * bytes are copied out first: they sit at any alignment (UBSan saw
+ * rte_hash_crc load a misaligned 8 bytes from them). */
 static inline uint16_t flow_port(const uint8_t *d, uint16_t len)
 {
-	uint32_t h = rte_hash_crc(d, 12, 0);
+	uint64_t a;
+	uint32_t b, h;
 
+	memcpy(&a, d, 8);
+	memcpy(&b, d + 8, 4);
+	h = rte_hash_crc_4byte(b, rte_hash_crc_8byte(a, 0));
 	if (len >= 38 && d[12] == 0x08 && d[13] == 0x00) {
-		h = rte_hash_crc(d + 26, 8, h);
+		memcpy(&a, d + 26, 8);
+		h = rte_hash_crc_8byte(a, h);
 		if (d[14] == 0x45 &&
-		    (d[23] == IPPROTO_TCP || d[23] == IPPROTO_UDP))
-			h = rte_hash_crc(d + 34, 4, h);
+		    (d[23] == IPPROTO_TCP || d[23] == IPPROTO_UDP)) {
+			memcpy(&b, d + 34, 4);
+			h = rte_hash_crc_4byte(b, h);
+		}
 	}
 	return (uint16_t)(VX_SPORT_MIN + (h & 0x3fff));
 }
