@@ -55,6 +55,10 @@ static struct vsw_ovsdb *tel_ovsdb;
 
 void vsw_tel_set_ovsdb(struct vsw_ovsdb *o)
 {
+	if (tel_ctl == NULL) { /* a start that failed before vsw_tel_init */
+		tel_ovsdb = o;
+		return;
+	}
 	pthread_mutex_lock(&tel_ctl->ctl_lock);
 	tel_ovsdb = o;
 	pthread_mutex_unlock(&tel_ctl->ctl_lock);

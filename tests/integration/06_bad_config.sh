@@ -59,6 +59,22 @@ rc=0; out=$("$VSW" -l 0,1 --file-prefix "$PREFIX" $(mem_args 256) -- -c "$T/pin.
 echo "$out" | grep -qF '[port vm0] lcores = "5": expected a worker lcore id' || fail "pinning: '$out'"
 [ ! -e "$RUN/vm0.sock" ] || fail "socket created despite a bad config"
 
+# a port that cannot open (here: no such driver) stops the start with a
+# message naming it and exit 1, and the half-made switch is taken down
+# cleanly (it once crashed in the teardown: the telemetry lock was not
+# set up yet)
+cat >"$T/noopen.conf" <<EOF2
+[switch]
+run-dir = $RUN
+[port up]
+type = ethdev
+devargs = net_nosuchdriver0
+EOF2
+rc=0; out=$("$VSW" -l 0,1 --file-prefix "$PREFIX" $(mem_args 256) -- -c "$T/noopen.conf" 2>&1) || rc=$?
+[ "$rc" -eq 1 ] || fail "a port that cannot open: exit $rc ($out)"
+echo "$out" | grep -q "port up" || fail "a port that cannot open: '$out'"
+note "noopen: $(echo "$out" | grep "port up")"
+
 # workers, the old name of lcores: accepted, with a one-line warning
 sed 's/^lcores = 5$/workers = 1/' "$T/pin.conf" >"$T/old.conf"
 out=$("$VSW" -- -c "$T/old.conf" --check 2>&1) || fail "workers = 1 refused: '$out'"
