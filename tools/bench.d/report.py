@@ -13,6 +13,7 @@ import sys
 import blocks
 import gencheck  # vswgen against pktgen (tools/bench --gen)
 import tcp  # the TCP block (tools/bench --tcp)
+import vxlan  # the VXLAN block (tools/bench --vxlan)
 
 DUT_ORDER = blocks.DUT_ORDER
 med, f = blocks.med, blocks.f
@@ -118,6 +119,8 @@ def main():
                          scale_rows, scale_ratios, zrows, zratios, lrows, fdb)
     tcp_rows, tcp_ratios = tcp.summary(ok)
     tcp.judge(goals, tcp_rows, tcp_ratios)
+    vx_rows, vx_inc, vx_rel = vxlan.summary(ok)
+    vxlan.judge(goals, vx_inc, vx_rel)
 
     json.dump(finite({"machine": machine, "trials": trials, "skipped": skipped,
                "summary": summary, "ratios": ratios, "fdb_scale": fdb,
@@ -131,6 +134,13 @@ def main():
                "latency": lrows, "goals": goals.rows, "tcp": tcp_rows,
                "tcp_ratios": [{"scenario": k[0], "ratio": "%s/%s" % k[1:],
                                "rounds": v} for k, v in tcp_ratios.items()],
+               "vxlan": vx_rows,
+               "vxlan_increase_pct": [{"dut": k[0], "scenario": k[1],
+                                       "size": k[2], "rounds": v}
+                                      for k, v in vx_inc.items()],
+               "vxlan_ovs_over_vsw": [{"scenario": k[0], "size": k[1],
+                                       "rounds": v}
+                                      for k, v in vx_rel.items()],
                "generators": gencheck.crosscheck(trials)}),
               open(os.path.join(out, "results.json"), "w"), indent=1)
 
@@ -214,6 +224,7 @@ def main():
                       % big[0]["cpp_increase_pct"])
             md.append("")
     md += tcp.markdown(tcp_rows, tcp_ratios, machine)
+    md += vxlan.markdown(vx_rows, vx_inc, vx_rel)
     md += gencheck.markdown(gencheck.crosscheck(trials))
     if failed:
         md.append("Failed trials: " + ", ".join(

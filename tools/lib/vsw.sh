@@ -282,6 +282,8 @@ ovs_appctl() { ovs-appctl --target="$OVSD/ovs-vswitchd.ctl" --timeout=30 "$@"; }
 # EAL_MEM e.g. --no-huge -m 1024 (default -m 1024). OVSD, OVS_PID.
 # OVS_OTHER_CONFIG: more other_config:KEY=VALUE words set before
 # ovs-vswitchd starts (e.g. other_config:userspace-tso-enable=true).
+# OVS_NETNS: ovs-vswitchd runs in that network namespace (its bridges'
+# kernel taps are made there).
 ovs_launch() {
 	local dir=$1 pfx=$2 mcpu=$3 pcpu=$4 log=$5 mem
 	shift 5
@@ -294,7 +296,8 @@ ovs_launch() {
 		other_config:pmd-cpu-mask="$(printf 0x%x $((1 << pcpu)))" \
 		"other_config:dpdk-extra=--no-pci --file-prefix $pfx $mem" \
 		other_config:vhost-iommu-support=false ${OVS_OTHER_CONFIG:-}
-	"$OVS_VSWITCHD_DPDK" "unix:$OVSD/db.sock" --pidfile="$OVSD/ovs-vswitchd.pid" \
+	${OVS_NETNS:+ip netns exec "$OVS_NETNS"} \
+		"$OVS_VSWITCHD_DPDK" "unix:$OVSD/db.sock" --pidfile="$OVSD/ovs-vswitchd.pid" \
 		--unixctl="$OVSD/ovs-vswitchd.ctl" --log-file="$OVSD/ovs-vswitchd.log" \
 		--no-chdir --detach >>"$log" 2>&1 || return 1
 	OVS_PID=$(cat "$OVSD/ovs-vswitchd.pid")

@@ -67,7 +67,10 @@ _Static_assert(18 + sizeof(struct gen_hdr) <= GEN_MIN_SIZE,
 _Static_assert(GEN_MIN_SEG_ROOM >= sizeof(((struct gen_pair *)0)->tmpl),
 	       "the template block must fit the first segment");
 
-/* Ethernet (+ 802.1Q) header and a zeroed gen_hdr with the fixed fields. */
+/*
+ * Ethernet (+ 802.1Q) header and a zeroed gen_hdr with the fixed fields;
+ * on the --vxlan port under the outer headers.
+ */
 static void build_template(struct gen_ctx *c, struct gen_pair *pp,
 			   const struct rte_ether_addr *src,
 			   const struct rte_ether_addr *dst)
@@ -78,6 +81,14 @@ static void build_template(struct gen_ctx *c, struct gen_pair *pp,
 	uint16_t v;
 
 	memset(pp->tmpl, 0, sizeof(pp->tmpl));
+	pp->eth_off = 0;
+	pp->len = o->size;
+	if (o->vx_port >= 0 && pp->tx_port == o->vx_port) {
+		gen_vx_outer(c, p, o->size);
+		pp->eth_off = GEN_VXLAN_HDRS;
+		pp->len = o->size + GEN_VXLAN_HDRS;
+		p += GEN_VXLAN_HDRS;
+	}
 	memcpy(p, dst, RTE_ETHER_ADDR_LEN);
 	memcpy(p + 6, src, RTE_ETHER_ADDR_LEN);
 	p += 12;
@@ -91,7 +102,9 @@ static void build_template(struct gen_ctx *c, struct gen_pair *pp,
 	v = rte_cpu_to_be_16(GEN_ETHERTYPE);
 	memcpy(p, &v, 2);
 	p += 2;
-	c->hdr_off = (uint32_t)(p - pp->tmpl);
+	pp->hdr_off = (uint16_t)(p - pp->tmpl);
+	if (pp == &c->pair[0])
+		c->hdr_off = pp->hdr_off;
 	memset(&h, 0, sizeof(h));
 	h.magic = GEN_MAGIC;
 	h.run_id = c->run_id;
@@ -99,7 +112,16 @@ static void build_template(struct gen_ctx *c, struct gen_pair *pp,
 	h.len = (uint16_t)o->size; /* the same for every frame: no cost */
 	h.flags = o->verify ? GEN_HF_PATTERN : o->lean ? GEN_HF_LEAN : 0;
 	memcpy(p, &h, sizeof(h));
-	c->tmpl_len = c->hdr_off + sizeof(h);
+	c->tmpl_len = pp->hdr_off + sizeof(h);
+}
+
+/* A pair's template into a frame: one fixed-size copy (64 or 128 bytes). */
+static inline void copy_template(const struct gen_pair *pp, uint8_t *p)
+{
+	if (likely(pp->eth_off == 0))
+		memcpy(p, pp->tmpl, 64);
+	else
+		memcpy(p, pp->tmpl, sizeof(pp->tmpl));
 }
 
 /* The port whose MAC a pair's frames carry as source. */
@@ -127,7 +149,7 @@ static void lean_obj_init(struct rte_mempool *mp, void *arg, void *obj,
 	if (li->c->o->tcp_mss > 0)
 		gen_tcp_frame(li->c, li->pp, p);
 	else
-		memcpy(p, li->pp->tmpl, sizeof(li->pp->tmpl));
+		copy_template(li->pp, p);
 }
 
 /*
@@ -162,13 +184,16 @@ static int lean_pools(struct gen_ctx *c)
 
 	struct lean_init li = {c, NULL};
 
-	room = (uint16_t)RTE_MIN(
-		RTE_ALIGN_CEIL(RTE_PKTMBUF_HEADROOM + c->o->size, 64),
-		UINT16_MAX);
 	for (i = 0; i < c->npairs; i++) {
 		pp = &c->pair[i];
 		if (pp->tx_port < 0)
 			continue;
+		/* (at least the 128-byte template of a --vxlan frame) */
+		room = (uint16_t)RTE_MIN(
+			RTE_ALIGN_CEIL(RTE_PKTMBUF_HEADROOM +
+					       RTE_MAX(pp->len, 128u),
+				       64),
+			UINT16_MAX);
 		snprintf(name, sizeof(name), "vswgen-lean%u", i);
 		pp->tx_mp =
 			rte_pktmbuf_pool_create(name, lean_count(room), 256, 0,
@@ -206,6 +231,18 @@ int gen_ctx_init(struct gen_ctx *c)
 	c->flows = calloc(c->nflows, sizeof(*c->flows));
 	if (c->flows == NULL)
 		return -1;
+	if (o->vx_port >= 0) {
+		if (o->size + GEN_VXLAN_HDRS > c->seg_room) {
+			fprintf(stderr,
+				"vswgen: --vxlan: a %u-byte frame with its %u "
+				"outer bytes does not fit one %u-byte mbuf "
+				"(--mbuf-size)\n",
+				o->size, GEN_VXLAN_HDRS, c->seg_room);
+			return -1;
+		}
+		if (gen_vx_resolve(c) < 0)
+			return -1;
+	}
 	for (i = 0; i < c->npairs; i++) {
 		pp = &c->pair[i];
 		port = tx_mac_port(pp);
@@ -264,7 +301,7 @@ static unsigned int build_burst(struct gen_ctx *c, const struct gen_pair *pp,
 				struct rte_mbuf **m, unsigned int n,
 				struct mac_cursor *k, bool hdr)
 {
-	const uint32_t size = c->o->size;
+	const uint32_t size = pp->len;
 	const uint64_t tsc = rte_rdtsc();
 	const bool many = c->o->macs > 1;
 	struct gen_hdr *h;
@@ -278,12 +315,12 @@ static unsigned int build_burst(struct gen_ctx *c, const struct gen_pair *pp,
 	for (i = 0; i < n; i++) {
 		p = rte_pktmbuf_mtod(m[i], uint8_t *);
 		/* Whole template: first segments hold >= GEN_MIN_SEG_ROOM. */
-		memcpy(p, pp->tmpl, sizeof(pp->tmpl));
+		copy_template(pp, p);
 		m[i]->data_len = (uint16_t)size;
 		m[i]->pkt_len = size;
 		if (many)
-			u64_to_mac(pp->src_base + k->mac, p + 6);
-		h = (struct gen_hdr *)(p + c->hdr_off);
+			u64_to_mac(pp->src_base + k->mac, p + pp->eth_off + 6);
+		h = (struct gen_hdr *)(p + pp->hdr_off);
 		if (hdr) {
 			h->trial = c->trial;
 			h->flow = pp->flow + k->flow;
@@ -291,7 +328,8 @@ static unsigned int build_burst(struct gen_ctx *c, const struct gen_pair *pp,
 			h->tsc = tsc;
 		} else {
 			h->magic = 0;
-			memset(p, 0xff, 6); /* announcements are broadcasts */
+			/* announcements are broadcasts */
+			memset(p + pp->eth_off, 0xff, 6);
 		}
 		cursor_next(c, k);
 	}
@@ -325,7 +363,7 @@ static void drain_others(const struct gen_ctx *c, uint64_t skip)
 	for (p = 0; p < c->nb_ports; p++) {
 		if (skip & (1ull << p))
 			continue;
-		n = rte_eth_rx_burst(p, 0, m, GEN_MAX_BURST);
+		n = gen_rx_burst(c, p, m, GEN_MAX_BURST);
 		if (n > 0)
 			rte_pktmbuf_free_bulk(m, n);
 	}
@@ -345,13 +383,18 @@ static void announce_port(struct gen_ctx *c, uint16_t port, uint32_t n)
 	rte_eth_macaddr_get(port, &mac);
 	for (uint32_t i = 0; i < n; i++) {
 		p = rte_pktmbuf_mtod(m[i], uint8_t *);
+		m[i]->data_len = 60;
+		if (c->o->vx_port == port) {
+			gen_vx_outer(c, p, 60);
+			p += GEN_VXLAN_HDRS;
+			m[i]->data_len += GEN_VXLAN_HDRS;
+		}
+		m[i]->pkt_len = m[i]->data_len;
 		memset(p, 0, 60);
 		memset(p, 0xff, 6);
 		memcpy(p + 6, &mac, 6);
 		p[12] = 0x88; /* local experimental ethertype, no vswgen magic */
 		p[13] = 0xb6;
-		m[i]->data_len = 60;
-		m[i]->pkt_len = 60;
 	}
 	sent = rte_eth_tx_burst(port, 0, m, (uint16_t)n);
 	if (sent < n)
@@ -602,7 +645,7 @@ static unsigned int lean_burst(const struct gen_ctx *c,
 			       const struct gen_pair *pp, struct rte_mbuf **m,
 			       unsigned int n, struct mac_cursor *k)
 {
-	const uint32_t size = c->o->size;
+	const uint32_t size = pp->len;
 	unsigned int i;
 
 	if (rte_pktmbuf_alloc_bulk(pp->tx_mp, m, n) != 0)
@@ -616,7 +659,8 @@ static unsigned int lean_burst(const struct gen_ctx *c,
 	if (c->o->macs > 1) {
 		for (i = 0; i < n; i++) {
 			u64_to_mac(pp->src_base + k->mac,
-				   rte_pktmbuf_mtod(m[i], uint8_t *) + 6);
+				   rte_pktmbuf_mtod(m[i], uint8_t *) +
+					   pp->eth_off + 6);
 			if (++k->mac == c->o->macs)
 				k->mac = 0;
 		}
@@ -753,8 +797,8 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 				tx_step(c, pp, &pc[i], now, s);
 			if (pp->rx_port < 0)
 				continue;
-			n = rte_eth_rx_burst((uint16_t)pp->rx_port, 0, m,
-					     GEN_MAX_BURST);
+			n = gen_rx_burst(c, (uint16_t)pp->rx_port, m,
+					 GEN_MAX_BURST);
 			if (n == 0)
 				continue;
 			got += n;

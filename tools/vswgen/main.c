@@ -90,11 +90,12 @@ static bool is_tx_port(const struct gen_ctx *c, uint16_t p)
 }
 
 /* -3: --tcp super-frames on a port without TSO; -1: any other failure. */
-static int port_setup(const struct gen_ctx *c, uint16_t p, bool multi_seg,
+static int port_setup(struct gen_ctx *c, uint16_t p, bool multi_seg,
 		      bool rx_intr)
 {
 	struct rte_eth_conf conf;
-	uint16_t nrx = NB_DESC, ntx = NB_DESC;
+	struct rte_eth_dev_info info;
+	uint16_t nrx = NB_DESC, ntx = NB_DESC, nq = 1;
 	int sock = rte_eth_dev_socket_id(p), rc;
 
 	memset(&conf, 0, sizeof(conf));
@@ -109,11 +110,15 @@ static int port_setup(const struct gen_ctx *c, uint16_t p, bool multi_seg,
 		if (rc < 0)
 			return rc;
 	}
-	rc = rte_eth_dev_configure(p, 1, 1, &conf);
+	if (rte_eth_dev_info_get(p, &info) == 0)
+		nq = (uint16_t)RTE_MIN(c->o->rx_queues, info.max_rx_queues);
+	nq = RTE_MAX(nq, 1);
+	c->nrxq[p] = nq;
+	rc = rte_eth_dev_configure(p, nq, 1, &conf);
 	if (rc == 0)
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(p, &nrx, &ntx);
-	if (rc == 0)
-		rc = rte_eth_rx_queue_setup(p, 0, nrx, (unsigned int)sock, NULL,
+	for (uint16_t q = 0; rc == 0 && q < nq; q++)
+		rc = rte_eth_rx_queue_setup(p, q, nrx, (unsigned int)sock, NULL,
 					    c->mp);
 	if (rc == 0)
 		rc = rte_eth_tx_queue_setup(p, 0, ntx, (unsigned int)sock,
@@ -173,7 +178,7 @@ make_pool(uint16_t nb_ports, const struct gen_opts *o, unsigned int *count)
 			       : gen_segs(o->size,
 					  o->mbuf_size - RTE_PKTMBUF_HEADROOM);
 	/* --lean: the tx rings hold the pairs' own pools' mbufs. */
-	unsigned int rings = o->lean ? 1u : 2u;
+	unsigned int rings = o->rx_queues + (o->lean ? 0u : 1u);
 	unsigned int n = nb_ports * rings * NB_DESC + (segs - 1) * NB_DESC +
 			 4 * GEN_MAX_BURST * segs +
 			 2 * MBUF_CACHE * rte_lcore_count();
@@ -234,6 +239,14 @@ static int resolve_ports(struct gen_ctx *c, const struct gen_opts *o)
 		fprintf(stderr,
 			"vswgen: --rx-port %d: no such port (%u ports)\n",
 			c->rx_port, c->nb_ports);
+		return -1;
+	}
+	if (o->vx_port >= 0 && o->vx_port != c->tx_port &&
+	    o->vx_port != c->rx_port) {
+		fprintf(stderr,
+			"vswgen: --vxlan %d: the port must be the tx or the rx "
+			"port\n",
+			o->vx_port);
 		return -1;
 	}
 	c->npairs = 1;

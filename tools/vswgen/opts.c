@@ -50,6 +50,8 @@ enum {
 	OPT_REFLECT,
 	OPT_TCP,
 	OPT_NO_LRO,
+	OPT_VXLAN,
+	OPT_RX_QUEUES,
 	OPT_HELP,
 };
 
@@ -88,6 +90,8 @@ static const struct option long_opts[] = {
 	{"reflect", no_argument, NULL, OPT_REFLECT},
 	{"tcp", required_argument, NULL, OPT_TCP},
 	{"no-lro", no_argument, NULL, OPT_NO_LRO},
+	{"vxlan", required_argument, NULL, OPT_VXLAN},
+	{"rx-queues", required_argument, NULL, OPT_RX_QUEUES},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -169,7 +173,18 @@ void gen_usage(FILE *f)
 	      "offered; reports TCP\n"
 	      "                       payload Gbit/s\n"
 	      "  --no-lro             with --tcp: the rx port asks for no "
-	      "LRO\n",
+	      "LRO\n"
+	      "  --rx-queues N        poll up to N rx queues per port "
+	      "(default 1; a switch\n"
+	      "                       sending on a queue per thread, as "
+	      "OVS does, needs 2)\n"
+	      "  --vxlan PORT,MY_IP,PEER_IP,VNI\n"
+	      "                       PORT is an underlay to a VTEP at "
+	      "PEER_IP: vswgen asks\n"
+	      "                       its MAC with ARP, then sends every "
+	      "frame there in\n"
+	      "                       VXLAN from MY_IP (--size is the inner "
+	      "frame; + 50)\n",
 	      f);
 }
 
@@ -258,6 +273,8 @@ static void set_defaults(struct gen_opts *o)
 	o->duration = 5;
 	o->burst = 32;
 	o->drain_ms = 300;
+	o->vx_port = -1;
+	o->rx_queues = 1;
 	o->link_wait = 10;
 	o->search_trial = 2;
 	o->search_steps = 8;
@@ -305,6 +322,8 @@ static int parse_flag_or_addr(int c, const char *arg, struct gen_opts *o)
 	case OPT_NO_LRO:
 		o->tcp_no_lro = true;
 		return 0;
+	case OPT_VXLAN:
+		return gen_parse_vxlan(arg, o);
 	case OPT_RX_MODE:
 		if (strcmp(arg, "poll") != 0 && strcmp(arg, "interrupt") != 0)
 			return bad("rx-mode", arg, "poll or interrupt");
@@ -320,6 +339,9 @@ static int parse_int_opt(int c, const char *arg, struct gen_opts *o)
 	uint32_t v;
 
 	switch (c) {
+	case OPT_RX_QUEUES:
+		return parse_u32("rx-queues", arg, 1, 8,
+				 "a number of rx queues, 1..8", &o->rx_queues);
 	case OPT_MACS:
 		return parse_u32("macs", arg, 1, 1u << 24,
 				 "a number of MACs, 1..16777216", &o->macs);
@@ -503,6 +525,19 @@ static int check_combinations(struct gen_opts *o)
 {
 	if (check_tcp(o) < 0)
 		return -1;
+	if (o->rx_queues > 1 && (o->rr > 0 || o->reflect || o->rx_intr)) {
+		fprintf(stderr, "vswgen: --rx-queues excludes --rr, --reflect "
+				"and --rx-mode interrupt\n");
+		return -1;
+	}
+	if (o->vx_port >= 0 &&
+	    (o->verify || o->rr > 0 || o->reflect || o->rx_intr ||
+	     o->tcp_mss > 0 || o->vlan >= 0 || o->pairs)) {
+		fprintf(stderr, "vswgen: --vxlan excludes --verify, --rr, "
+				"--reflect, --rx-mode interrupt, --tcp, --vlan "
+				"and --pairs\n");
+		return -1;
+	}
 	if (o->test_corrupt > 0 && !o->verify) {
 		fprintf(stderr, "vswgen: --test-corrupt needs --verify\n");
 		return -1;

@@ -137,7 +137,7 @@ static struct rte_mbuf *rr_request(struct gen_ctx *c, uint32_t i, uint64_t seq,
 	if (m == NULL)
 		return NULL;
 	p = rte_pktmbuf_mtod(m, uint8_t *);
-	memcpy(p, c->pair[0].tmpl, sizeof(c->pair[0].tmpl));
+	memcpy(p, c->pair[0].tmpl, 64); /* (no --vxlan with --rr) */
 	m->data_len = (uint16_t)c->o->size;
 	m->pkt_len = c->o->size;
 	h = (struct gen_hdr *)(p + c->hdr_off);

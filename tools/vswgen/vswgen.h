@@ -20,7 +20,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <netinet/in.h>
+
 #include <rte_byteorder.h>
+#include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -38,6 +41,9 @@
 #define GEN_MAX_SIZE 9018 /* 9000-byte MTU + Ethernet 14 + one 802.1Q tag */
 /* --tcp: Ethernet 14, IPv4 20, TCP 20; a frame is one mbuf (uint16 room) */
 #define GEN_TCP_HDRS 54u
+/* --vxlan: outer Ethernet 14, IPv4 20, UDP 8, VXLAN 8 */
+#define GEN_VXLAN_HDRS 50u
+#define GEN_VXLAN_UDP_PORT 4789
 #define GEN_TCP_MAX_SIZE (UINT16_MAX - RTE_PKTMBUF_HEADROOM)
 /*
  * Smallest --mbuf-size: a segment must hold at least GEN_MIN_SEG_ROOM bytes
@@ -96,11 +102,15 @@ struct gen_opts {
 	bool rx_intr;	   /* --rx-mode interrupt */
 	uint32_t rr;	   /* --rr window; 0: not a request/response run */
 	uint32_t rr_timeout_ms;
-	bool reflect;	  /* --reflect: send every vswgen frame back */
-	bool pairs;	  /* --pairs: port 2k sends to port 2k+1 */
-	bool lean;	  /* --lean: prebuilt frames, counters only */
-	uint32_t tcp_mss; /* --tcp MSS: a TCP/IPv4 stream (tcp.c); 0: not */
-	bool tcp_no_lro;  /* --no-lro: the rx port asks for no LRO */
+	bool reflect;	    /* --reflect: send every vswgen frame back */
+	bool pairs;	    /* --pairs: port 2k sends to port 2k+1 */
+	bool lean;	    /* --lean: prebuilt frames, counters only */
+	uint32_t tcp_mss;   /* --tcp MSS: a TCP/IPv4 stream (tcp.c); 0: not */
+	bool tcp_no_lro;    /* --no-lro: the rx port asks for no LRO */
+	uint32_t rx_queues; /* --rx-queues: polled per port (at most) */
+	int vx_port;	    /* --vxlan PORT (vxlan.c); -1: none */
+	uint32_t vx_my_ip, vx_peer_ip; /* host order */
+	uint32_t vx_vni;
 };
 
 /* Log-linear histogram: 64 sub-buckets per power of two (~1.6 %). */
@@ -180,7 +190,11 @@ struct gen_pair {
 	int rx_port;
 	uint32_t flow;	   /* first flow of this pair's frames */
 	uint64_t src_base; /* first source MAC as a 48-bit number */
-	uint8_t tmpl[64];  /* copied whole (64 bytes) into every frame */
+	uint32_t len;	   /* frame length: --size, + 50 sent on --vxlan */
+	uint16_t eth_off;  /* the (inner) Ethernet header: 0, or 50 */
+	uint16_t hdr_off;  /* struct gen_hdr */
+	/* copied whole into every frame: 64 bytes, or 128 on --vxlan */
+	uint8_t tmpl[128];
 	struct rte_mempool *tx_mp; /* --lean: frames prebuilt at creation */
 };
 
@@ -199,7 +213,7 @@ struct gen_ctx {
 	uint32_t run_id;
 	uint32_t trial;
 	uint32_t nflows;
-	uint32_t hdr_off; /* offset of struct gen_hdr in the frame */
+	uint32_t hdr_off; /* offset of struct gen_hdr in pair 0's frames */
 	uint32_t tmpl_len;
 	uint32_t seg_room; /* frame bytes one mbuf holds */
 	uint32_t tx_segs;  /* segments of one --size frame */
@@ -207,9 +221,16 @@ struct gen_ctx {
 	uint64_t tx_seq[GEN_MAX_FLOWS];
 	struct flow_rx *flows; /* nflows entries */
 	bool progress;
+	struct rte_ether_addr vx_peer_mac; /* --vxlan: from ARP */
+	uint16_t nrxq[RTE_MAX_ETHPORTS];   /* rx queues set up per port */
 };
 
 extern volatile sig_atomic_t gen_stop;
+
+/* vxlan.c */
+int gen_parse_vxlan(const char *arg, struct gen_opts *o);
+void gen_vx_outer(const struct gen_ctx *c, uint8_t *p, uint32_t inner_len);
+int gen_vx_resolve(struct gen_ctx *c);
 
 /* opts.c */
 int gen_parse_opts(int argc, char **argv, struct gen_opts *o);
@@ -249,6 +270,28 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 		   struct trial_stats *s);
 
 /* The vswgen header of a frame (untagged or 802.1Q), or NULL. */
+/*
+ * The header of a vswgen frame inside VXLAN (--vxlan): IPv4 without
+ * options, UDP to 4789, an untagged inner frame.
+ */
+static inline const struct gen_hdr *find_vxlan_hdr(struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const uint32_t off = GEN_VXLAN_HDRS + 12;
+	uint16_t v;
+
+	if (m->data_len < off + 2 + sizeof(struct gen_hdr) || p[14] != 0x45 ||
+	    p[23] != IPPROTO_UDP)
+		return NULL;
+	memcpy(&v, p + 36, 2);
+	if (v != rte_cpu_to_be_16(GEN_VXLAN_UDP_PORT))
+		return NULL;
+	memcpy(&v, p + off, 2);
+	if (v != rte_cpu_to_be_16(GEN_ETHERTYPE))
+		return NULL;
+	return (const struct gen_hdr *)(p + off + 2);
+}
+
 static inline const struct gen_hdr *find_hdr(struct rte_mbuf *m)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -264,9 +307,26 @@ static inline const struct gen_hdr *find_hdr(struct rte_mbuf *m)
 			return NULL;
 		memcpy(&et, p + off, 2);
 	}
+	if (et == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) && off == 12)
+		return find_vxlan_hdr(m);
 	if (et != rte_cpu_to_be_16(GEN_ETHERTYPE))
 		return NULL;
 	return (const struct gen_hdr *)(p + off + 2);
+}
+
+/*
+ * Up to n frames from every rx queue of a port in turn (--rx-queues: a
+ * sender that picks its tx queue per thread, as OVS's pmd threads do,
+ * reaches the second).
+ */
+static inline uint16_t gen_rx_burst(const struct gen_ctx *c, uint16_t port,
+				    struct rte_mbuf **m, uint16_t n)
+{
+	uint16_t got = rte_eth_rx_burst(port, 0, m, n);
+
+	for (uint16_t q = 1; q < c->nrxq[port] && got < n; q++)
+		got += rte_eth_rx_burst(port, q, m + got, (uint16_t)(n - got));
+	return got;
 }
 
 void gen_reset_trial(struct gen_ctx *c, struct trial_stats *s);
