@@ -15,7 +15,7 @@
 #     frontend drained it), A->B loses nothing and never stalls, b stays
 #     direct;
 #  4. c again, fresh: its call eventfd watched 60000 times by epoll sets
-#     (every write walks them, ~6 ms here), call_eventfd_slow: c falls
+#     (every write walks them, 2-6 ms), call_eventfd_slow: c falls
 #     back ("slow") once its budget of 50 ms of slow writes is spent, and
 #     all 32 frames are consumed;
 #  5. c's relay blocked in a full pipe (its call fd for vring 1) while
@@ -113,7 +113,11 @@ note "c: $(jctl port c | jq -c '{call_path, call_path_why, calls_direct, calls_r
 grep -q "32 of 32 frames consumed" "$T/call_eventfd_slow.out" || fail "c's frames were not all consumed"
 pv_is c call_path "relay (fell back)" || fail "c's call_path is $(pv c call_path)"
 pv c call_path_why | grep -q slow || fail "c fell back because: $(pv c call_path_why)"
-[ "$(pv c calls_direct)" -le 24 ] || fail "c: $(pv c calls_direct) slow writes before it fell back"
+# how many writes spend the 50 ms depends on what one costs on this
+# machine (2-6 ms: 29 of them in CI's ASan pass): the port must fall back
+# while the frames last, not after a fixed number
+[ "$(pv c calls_relayed)" -ge 1 ] && [ "$(pv c calls_direct)" -lt 32 ] ||
+	fail "c: $(pv c calls_direct) slow writes, $(pv c calls_relayed) relayed: it did not fall back while its 32 frames lasted"
 
 note "5. c's relay blocked while its frontend replaces call fds"
 hostile call_churn_blocked

@@ -150,6 +150,12 @@ K1MAC=$(ns_mac "$NSK" vx100) K2MAC=$(ns_mac "$NSK2" vx100)
 ctl fdb
 [ "$(fdb_at "$K1MAC")" = "vx@10.97.0.2" ] || fail "fdb: K1's $K1MAC at '$(fdb_at "$K1MAC")', want vx@10.97.0.2"
 [ "$(fdb_at "$K2MAC")" = "vx@10.97.0.3" ] || fail "fdb: K2's $K2MAC at '$(fdb_at "$K2MAC")', want vx@10.97.0.3"
+# A and K2 talked above: K2's entry for A, made from A's request and used
+# for its replies, goes to DELAY and then PROBE 5 s later, and A answers
+# the probe, a frame to K2 that a slow (ASan) run sees inside the window
+# below: both sides' entries fixed first, their timers gone
+ip -n "$NSK2" neigh replace 192.168.100.1 lladdr "$(ns_mac "$NSA" "vxA${ID}p")" dev vx100 nud permanent
+ip -n "$NSA" neigh replace 192.168.100.3 lladdr "$K2MAC" dev "vxA${ID}p" nud permanent
 u0=$(jctl vteps vx | jq .tx_unicast) t1=$(vtep 10.97.0.2 | jq .tx_packets)
 t2=$(vtep 10.97.0.3 | jq .tx_packets) r2=$(vx_rx "$NSK2" 100)
 ns_ping "$NSA" -c 20 -i 0.05 -W 3 192.168.100.2 || fail "A -> K1, 20 pings"
@@ -158,6 +164,8 @@ echo "K1 +$(( $(vtep 10.97.0.2 | jq .tx_packets) - t1 )), K2 +$(( $(vtep 10.97.0
 [ $(( $(jctl vteps vx | jq .tx_unicast) - u0 )) -ge 20 ] || fail "fewer than 20 frames sent to one VTEP"
 [ "$(vtep 10.97.0.3 | jq .tx_packets)" -eq "$t2" ] || fail "K2 got frames for K1's MAC"
 [ "$(vx_rx "$NSK2" 100)" -eq "$r2" ] || fail "K2's vx100 received frames for K1"
+ip -n "$NSK2" neigh del 192.168.100.1 dev vx100
+ip -n "$NSA" neigh del 192.168.100.3 dev "vxA${ID}p"
 
 note "a MAC moves from K1 to K2 (live migration) and the FDB follows"
 M=02:00:00:aa:00:01
