@@ -254,41 +254,64 @@ static inline uint16_t flow_port(const uint8_t *d, uint16_t len)
 	return (uint16_t)(VX_SPORT_MIN + (h & 0x3fff));
 }
 
-/* Prepend the outer headers to @m (its only owner, direct, untagged);
- * false when it has no room for them (never from the pools vsw makes). */
-static bool encap(struct vsw_vxlan_port *x, struct rte_mbuf *m,
-		  const struct vx_vtep *t, uint32_t vni)
+/*
+ * The outer headers toward one VTEP in one VNI, built once per burst (and
+ * again when the VTEP, the VNI or its next hop's MAC changes): per frame
+ * only the lengths, the UDP source port and the IPv4 checksum, added to
+ * the template's partial sum, are written.
+ */
+struct vx_tmpl {
+	struct vx_hdr h; /* total_length, checksum, lengths, port: 0 */
+	uint32_t sum;	 /* __rte_raw_cksum of h.ip as it is */
+	int vtep;	 /* -1: none built */
+	uint32_t vni;
+	uint64_t mac;
+};
+
+static void tmpl_build(const struct vsw_vxlan_port *x, struct vx_tmpl *tp,
+		       int i, uint32_t vni, uint64_t mac)
+{
+	struct vx_hdr *h = &tp->h;
+
+	memset(h, 0, sizeof(*h));
+	for (int k = 0; k < 6; k++)
+		h->eth.dst_addr.addr_bytes[k] = (uint8_t)(mac >> (40 - 8 * k));
+	rte_ether_addr_copy(&x->mac, &h->eth.src_addr);
+	h->eth.ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	h->ip.version_ihl = RTE_IPV4_VHL_DEF;
+	h->ip.fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
+	h->ip.time_to_live = 64;
+	h->ip.next_proto_id = IPPROTO_UDP;
+	h->ip.src_addr = rte_cpu_to_be_32(x->c.local_ip);
+	h->ip.dst_addr = rte_cpu_to_be_32(x->vtep[i].ip);
+	h->udp.dst_port = RTE_BE16(VSW_VXLAN_UDP_PORT);
+	h->flags = 0x08;
+	h->vni = rte_cpu_to_be_32(vni << 8);
+	tp->sum = __rte_raw_cksum(&h->ip, sizeof(h->ip), 0);
+	tp->vtep = i;
+	tp->vni = vni;
+	tp->mac = mac;
+}
+
+/* Prepend the outer headers of @tp to @m (its only owner, direct,
+ * untagged); false when it has no room for them (never from the pools
+ * vsw makes). */
+static bool encap(struct rte_mbuf *m, const struct vx_tmpl *tp)
 {
 	uint16_t sport =
 		flow_port(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
 	struct vx_hdr *h = (struct vx_hdr *)rte_pktmbuf_prepend(m, sizeof(*h));
-	uint64_t mac = __atomic_load_n(&t->mac, __ATOMIC_RELAXED);
 	uint16_t tot = (uint16_t)(m->pkt_len - sizeof(struct rte_ether_hdr));
+	rte_be16_t be_tot = rte_cpu_to_be_16(tot);
 
 	if (h == NULL)
 		return false;
-	for (int i = 0; i < 6; i++)
-		h->eth.dst_addr.addr_bytes[i] = (uint8_t)(mac >> (40 - 8 * i));
-	rte_ether_addr_copy(&x->mac, &h->eth.src_addr);
-	h->eth.ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	h->ip.version_ihl = RTE_IPV4_VHL_DEF;
-	h->ip.type_of_service = 0;
-	h->ip.total_length = rte_cpu_to_be_16(tot);
-	h->ip.packet_id = 0;
-	h->ip.fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
-	h->ip.time_to_live = 64;
-	h->ip.next_proto_id = IPPROTO_UDP;
-	h->ip.hdr_checksum = 0;
-	h->ip.src_addr = rte_cpu_to_be_32(x->c.local_ip);
-	h->ip.dst_addr = rte_cpu_to_be_32(t->ip);
-	h->ip.hdr_checksum = rte_ipv4_cksum(&h->ip);
+	memcpy(h, &tp->h, sizeof(*h));
+	h->ip.total_length = be_tot;
+	h->ip.hdr_checksum =
+		(uint16_t)~__rte_raw_cksum_reduce(tp->sum + be_tot);
 	h->udp.src_port = rte_cpu_to_be_16(sport);
-	h->udp.dst_port = RTE_BE16(VSW_VXLAN_UDP_PORT);
 	h->udp.dgram_len = rte_cpu_to_be_16((uint16_t)(tot - sizeof(h->ip)));
-	h->udp.dgram_cksum = 0;
-	h->flags = 0x08;
-	memset(h->rsvd1, 0, sizeof(h->rsvd1));
-	h->vni = rte_cpu_to_be_32(vni << 8);
 	m->ol_flags &= RTE_MBUF_F_EXTERNAL | RTE_MBUF_F_INDIRECT;
 	m->l2_len = 0;
 	m->l3_len = 0;
@@ -306,6 +329,7 @@ static inline bool own_frame(const struct rte_mbuf *m)
 struct vx_out {
 	struct rte_mbuf *m[VX_BURST];
 	uint16_t n;
+	struct vx_tmpl tmpl; /* the last VTEP and VNI sent to */
 };
 
 static void out_flush(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o)
@@ -330,9 +354,10 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 	uint64_t *drops = x->tx_drops[q % VX_ROWS];
 	uint32_t vni = x->c.map[mi].vni;
 	unsigned int n = vteps_n(x);
+	unsigned int first = (unsigned int)__builtin_ctzll(only); /* !0 */
 	int last = -1;
 
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = first; i < n; i++) {
 		if (!(vnis_of(&x->vtep[i]) >> mi & 1) || !(only >> i & 1))
 			continue;
 		if (!(__atomic_load_n(&x->vtep[i].mac, __ATOMIC_RELAXED) &
@@ -347,9 +372,10 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 		rte_pktmbuf_free(m);
 		return;
 	}
-	for (unsigned int i = 0; i <= (unsigned int)last; i++) {
+	for (unsigned int i = first; i <= (unsigned int)last; i++) {
 		const struct vx_vtep *t = &x->vtep[i];
 		struct rte_mbuf *c;
+		uint64_t mac;
 
 		if (!(vnis_of(t) >> mi & 1) || !(only >> i & 1) ||
 		    !(__atomic_load_n(&t->mac, __ATOMIC_RELAXED) &
@@ -373,7 +399,11 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 		}
 		x->tx[q % VX_ROWS][i].packets++;
 		x->tx[q % VX_ROWS][i].bytes += c->pkt_len;
-		if (!encap(x, c, t, vni)) {
+		mac = __atomic_load_n(&t->mac, __ATOMIC_RELAXED);
+		if (o->tmpl.vtep != (int)i || o->tmpl.vni != vni ||
+		    o->tmpl.mac != mac)
+			tmpl_build(x, &o->tmpl, (int)i, vni, mac);
+		if (!encap(c, &o->tmpl)) {
 			drops[VSW_VX_DROP_NO_MBUF]++;
 			rte_pktmbuf_free(c);
 			continue;
@@ -382,7 +412,8 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 		if (o->n == VX_BURST)
 			out_flush(x, q, o);
 	}
-	rte_pktmbuf_free(m); /* (NULL-safe) */
+	if (m != NULL) /* (not a call per frame: the common case gave it on) */
+		rte_pktmbuf_free(m);
 }
 
 static uint16_t vx_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
@@ -392,6 +423,7 @@ static uint16_t vx_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 	struct vx_out o;
 
 	o.n = 0;
+	o.tmpl.vtep = -1;
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);

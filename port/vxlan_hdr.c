@@ -2,6 +2,8 @@
 /* The outer headers of an underlay frame, checked (vxlan_hdr.h). */
 #include "vxlan_hdr.h"
 
+#include <string.h>
+
 #define ETH_HLEN 14
 #define IP4_HLEN 20
 #define UDP_HLEN 8
@@ -26,15 +28,24 @@ static inline uint32_t be32(const uint8_t *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
-/* The IPv4 header's ones' complement sum is all ones when it is right. */
+/* The IPv4 header's ones' complement sum is all ones when it is right.
+ * Summed as 32-bit words in host order (@len is a multiple of 4): the
+ * ones' complement sum does not care about the byte order, and five
+ * loads do what ten byte-pair loads did (the decap path's hottest loop
+ * in perf). */
 static bool ip_sum_ok(const uint8_t *h, unsigned int len)
 {
-	uint32_t s = 0;
+	uint64_t s = 0;
+	uint32_t w;
 
-	for (unsigned int i = 0; i + 1 < len; i += 2)
-		s += be16(h + i);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
+	for (unsigned int i = 0; i < len; i += 4) {
+		memcpy(&w, h + i, 4);
+		s += w;
+	}
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
 	return s == 0xffff;
 }
 

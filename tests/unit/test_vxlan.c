@@ -211,10 +211,45 @@ static void test_cut(void)
 	CHECK(strcmp(vsw_vx_drop_names[VSW_VX_DROP_TX_FULL], "tx_full") == 0);
 }
 
+/* The header checksum against the byte-pair sum of ip_sum(): headers of
+ * every length with random TOS, ID, TTL, source and options are taken;
+ * any one bit of them flipped is a bad header. */
+static void test_ip_sum(void)
+{
+	static const unsigned int at[] = {1, 4, 5, 8, 12, 13, 14, 15};
+	struct vsw_vxlan_rx r;
+	struct frame f;
+	uint32_t x = 12345;
+
+	for (int k = 0; k < 4000; k++) {
+		unsigned int opt = (unsigned int)(k % 11) * 4, b, bit;
+		uint8_t *ip = f.b + 14;
+
+		vxlan(&f, 7, opt, 60);
+		for (unsigned int i = 0; i < 8; i++) {
+			x = x * 1103515245u + 12345u;
+			ip[at[i]] = (uint8_t)(x >> 16);
+		}
+		for (unsigned int i = 20; i < 20 + opt; i++) {
+			x = x * 1103515245u + 12345u;
+			ip[i] = (uint8_t)(x >> 16);
+		}
+		ip_sum(ip, 20 + opt);
+		CHECK(parse(&f, 0, &r) == VSW_VX_OK);
+		x = x * 1103515245u + 12345u;
+		b = opt && (x >> 8 & 1) ? 20 + (x >> 9) % opt
+					: at[(x >> 9) % 8];
+		bit = (x >> 20) % 8;
+		ip[b] ^= (uint8_t)(1u << bit);
+		CHECK(parse(&f, 0, &r) == VSW_VX_DROP_BAD_IP);
+	}
+}
+
 int main(void)
 {
 	RUN(test_takes);
 	RUN(test_drops);
 	RUN(test_cut);
+	RUN(test_ip_sum);
 	return TEST_EXIT();
 }
