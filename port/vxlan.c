@@ -343,10 +343,39 @@ static void out_flush(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o)
 	o->n = 0;
 }
 
+/* Encapsulate @c (ours to change) toward VTEP @i (next hop @mac) in @vni
+ * and queue it; consumes @c.  @tagged: @c carries the VLAN tag its VNI
+ * came from, which it loses. */
+static inline void send_to(struct vsw_vxlan_port *x, uint16_t q,
+			   struct vx_out *o, struct rte_mbuf *c, unsigned int i,
+			   uint32_t vni, uint64_t mac, bool tagged)
+{
+	if (tagged) {
+		uint8_t *d = rte_pktmbuf_mtod(c, uint8_t *);
+
+		memmove(d + 4, d, 12);
+		rte_pktmbuf_adj(c, 4);
+	}
+	x->tx[q % VX_ROWS][i].packets++;
+	x->tx[q % VX_ROWS][i].bytes += c->pkt_len;
+	if (o->tmpl.vtep != (int)i || o->tmpl.vni != vni || o->tmpl.mac != mac)
+		tmpl_build(x, &o->tmpl, (int)i, vni, mac);
+	if (unlikely(!encap(c, &o->tmpl))) {
+		x->tx_drops[q % VX_ROWS][VSW_VX_DROP_NO_MBUF]++;
+		rte_pktmbuf_free(c);
+		return;
+	}
+	o->m[o->n++] = c;
+	if (o->n == VX_BURST)
+		out_flush(x, q, o);
+}
+
 /*
  * Send @m to the VTEPs of map entry @mi that @only holds (a bit per VTEP)
  * and whose next hop is resolved, a copy each; consumes @m.  @tagged: @m
- * carries the VLAN tag its VNI came from, which every copy loses.
+ * carries the VLAN tag its VNI came from, which every copy loses.  One
+ * candidate (a unicast to a MAC learned behind a VTEP, a flood on a port
+ * of one VTEP) takes a short way: no second look at the others.
  */
 static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 		     struct rte_mbuf *m, int mi, bool tagged, uint64_t only)
@@ -354,11 +383,42 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 	uint64_t *drops = x->tx_drops[q % VX_ROWS];
 	uint32_t vni = x->c.map[mi].vni;
 	unsigned int n = vteps_n(x);
-	unsigned int first = (unsigned int)__builtin_ctzll(only); /* !0 */
+	uint64_t cand = only & (n >= 64 ? UINT64_MAX : (1ull << n) - 1);
+	unsigned int first;
+	uint64_t mac;
 	int last = -1;
 
+	if (unlikely(cand == 0)) {
+		drops[VSW_VX_DROP_NO_VTEP]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	first = (unsigned int)__builtin_ctzll(cand);
+	if ((cand & (cand - 1)) == 0) {
+		struct rte_mbuf *c = m;
+
+		mac = __atomic_load_n(&x->vtep[first].mac, __ATOMIC_RELAXED);
+		if (unlikely(!(vnis_of(&x->vtep[first]) >> mi & 1) ||
+			     !(mac & VX_MAC_VALID))) {
+			if (vnis_of(&x->vtep[first]) >> mi & 1)
+				drops[VSW_VX_DROP_UNRESOLVED]++;
+			drops[VSW_VX_DROP_NO_VTEP]++;
+			rte_pktmbuf_free(m);
+			return;
+		}
+		if (unlikely(!own_frame(m))) {
+			c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+			rte_pktmbuf_free(m);
+			if (c == NULL) {
+				drops[VSW_VX_DROP_NO_MBUF]++;
+				return;
+			}
+		}
+		send_to(x, q, o, c, first, vni, mac, tagged);
+		return;
+	}
 	for (unsigned int i = first; i < n; i++) {
-		if (!(vnis_of(&x->vtep[i]) >> mi & 1) || !(only >> i & 1))
+		if (!(vnis_of(&x->vtep[i]) >> mi & 1) || !(cand >> i & 1))
 			continue;
 		if (!(__atomic_load_n(&x->vtep[i].mac, __ATOMIC_RELAXED) &
 		      VX_MAC_VALID)) {
@@ -375,11 +435,10 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 	for (unsigned int i = first; i <= (unsigned int)last; i++) {
 		const struct vx_vtep *t = &x->vtep[i];
 		struct rte_mbuf *c;
-		uint64_t mac;
 
-		if (!(vnis_of(t) >> mi & 1) || !(only >> i & 1) ||
-		    !(__atomic_load_n(&t->mac, __ATOMIC_RELAXED) &
-		      VX_MAC_VALID))
+		mac = __atomic_load_n(&t->mac, __ATOMIC_RELAXED);
+		if (!(vnis_of(t) >> mi & 1) || !(cand >> i & 1) ||
+		    !(mac & VX_MAC_VALID))
 			continue;
 		if (i == (unsigned int)last && own_frame(m)) {
 			c = m;
@@ -391,26 +450,7 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 				continue;
 			}
 		}
-		if (tagged) {
-			uint8_t *d = rte_pktmbuf_mtod(c, uint8_t *);
-
-			memmove(d + 4, d, 12);
-			rte_pktmbuf_adj(c, 4);
-		}
-		x->tx[q % VX_ROWS][i].packets++;
-		x->tx[q % VX_ROWS][i].bytes += c->pkt_len;
-		mac = __atomic_load_n(&t->mac, __ATOMIC_RELAXED);
-		if (o->tmpl.vtep != (int)i || o->tmpl.vni != vni ||
-		    o->tmpl.mac != mac)
-			tmpl_build(x, &o->tmpl, (int)i, vni, mac);
-		if (!encap(c, &o->tmpl)) {
-			drops[VSW_VX_DROP_NO_MBUF]++;
-			rte_pktmbuf_free(c);
-			continue;
-		}
-		o->m[o->n++] = c;
-		if (o->n == VX_BURST)
-			out_flush(x, q, o);
+		send_to(x, q, o, c, i, vni, mac, tagged);
 	}
 	if (m != NULL) /* (not a call per frame: the common case gave it on) */
 		rte_pktmbuf_free(m);
