@@ -62,6 +62,16 @@ void vsw_retire_flush(void)
 	pthread_mutex_unlock(&q_lock);
 }
 
+unsigned int vsw_retire_held(void)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&q_lock);
+	n = q_len;
+	pthread_mutex_unlock(&q_lock);
+	return n;
+}
+
 #ifdef VSW_DEBUG
 void vsw_debug_check_mbuf(const struct rte_mbuf *m, const char *where)
 {

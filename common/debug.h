@@ -37,6 +37,14 @@ void vsw_retire(void *obj, size_t size, void (*release)(void *));
 void vsw_retire_flush(void);
 
 /*
+ * Objects held in quarantine now (0 outside the debug build): DPDK heap
+ * allocations that are neither in use nor freed yet, which a test
+ * counting the heap's allocations must leave out (/vsw/info
+ * "quarantined").
+ */
+unsigned int vsw_retire_held(void);
+
+/*
  * A test hook: the microseconds in environment variable @name (read once
  * per call: call it once, at start), logged as a warning with @what when
  * set; 0 when unset.  The three hooks (VSW_TEST_QS_DELAY_US,

@@ -72,6 +72,8 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "version", VSW_VERSION);
 	rte_tel_data_add_dict_u64(d, "debug_build", VSW_DEBUG_BUILD);
+	if (VSW_DEBUG_BUILD)
+		rte_tel_data_add_dict_u64(d, "quarantined", vsw_retire_held());
 	rte_tel_data_add_dict_string(
 		d, "control", cfg->sw.read_only ? "read-only" : "read-write");
 	rte_tel_data_add_dict_u64(d, "pid", (uint64_t)getpid());
