@@ -91,21 +91,27 @@ void vsw_debug_check_mbuf(const struct rte_mbuf *m, const char *where)
 }
 #endif
 
-unsigned int vsw_test_hook_us(const char *name, const char *what)
+unsigned int vsw_test_hook_n(const char *name, const char *what,
+			     const char *unit)
 {
 	const char *v = getenv(name);
-	unsigned long us;
+	unsigned long n;
 	char *end;
 
 	if (v == NULL)
 		return 0;
-	us = strtoul(v, &end, 10);
-	if (*end != '\0' || us > 10 * 1000 * 1000) {
+	n = strtoul(v, &end, 10);
+	if (*end != '\0' || n > 10 * 1000 * 1000) {
 		VSW_LOG(WARNING,
 			"test hook %s=%s ignored: expected 0..10000000", name,
 			v);
 		return 0;
 	}
-	VSW_LOG(WARNING, "test hook %s: %s %lu us", name, what, us);
-	return (unsigned int)us;
+	VSW_LOG(WARNING, "test hook %s: %s %lu %s", name, what, n, unit);
+	return (unsigned int)n;
+}
+
+unsigned int vsw_test_hook_us(const char *name, const char *what)
+{
+	return vsw_test_hook_n(name, what, "us");
 }

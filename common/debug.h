@@ -52,6 +52,9 @@ unsigned int vsw_retire_held(void);
  * for tests; never set them in production.
  */
 unsigned int vsw_test_hook_us(const char *name, const char *what);
+/* The same for a count of @unit (VSW_TEST_BIG_MBUFS_HOLD: mbufs). */
+unsigned int vsw_test_hook_n(const char *name, const char *what,
+			     const char *unit);
 
 #ifdef VSW_DEBUG
 #define VSW_DEBUG_BUILD 1

@@ -145,6 +145,11 @@ const struct vsw_key vsw_keys[] = {
 	 .dflt = "65536", .help = "Entries in the MAC learning table (FDB)."},
 	{"mbufs", SW(mbufs), .min = 1024, .max = 4194304, .dflt = "32767",
 	 .help = "Packet buffers in the mbuf pool."},
+	{"big-mbufs", SW(big_mbufs), .min = 0, .max = 65535, .dflt = "1023",
+	 .help = "64 KiB packet buffers for the frames of guests that "
+		 "negotiated TSO (or ports with an mtu over 1500), when "
+		 "offloads are on; 64 MiB by default, 0: such frames take "
+		 "external buffers from DPDK's heap (docs/offloads.md)."},
 	{"offloads", SW(offloads), .kind = VSW_KIND_CHOICE, .choices = offloads,
 	 .dflt = "on",
 	 .help = "on: guests may hand vsw TCP segments of up to 64 KiB and "

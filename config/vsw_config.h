@@ -97,6 +97,7 @@ struct vsw_switch_conf {
 	unsigned int fdb_size;	      /* 16..16M entries, default 65536 */
 	unsigned int fdb_aging_s;     /* 0 = never age, default 300 */
 	unsigned int mbufs;	      /* mbuf pool size, default 32767 */
+	unsigned int big_mbufs;	      /* 64 KiB mbufs for TSO guests, 1023 */
 	/* adaptive poll mode: sleep after this long without a packet */
 	unsigned int idle_threshold_us; /* default 200 */
 	unsigned int max_sleep_us;	/* one sleep at most, default 1000 */

@@ -97,6 +97,13 @@ struct vsw_port_info {
 	const char *calls_why;
 	uint64_t calls_direct;
 	uint64_t calls_relayed;
+	/* vhost-user: the pool the guest's frames are copied into ("big":
+	 * the big mbufs, "port": the switch's; NULL: another kind), rx
+	 * bursts in big mbufs, and bursts in the switch's mbufs because the
+	 * big ones ran short */
+	const char *rx_pool;
+	uint64_t big_bursts;
+	uint64_t big_short;
 };
 
 struct vsw_port_ops {
@@ -236,6 +243,9 @@ struct vsw_port {
 /* Hooks the switch gives the port layer. */
 struct vsw_port_env {
 	struct rte_mempool *mp; /* where received packets are allocated */
+	/* 64 KiB mbufs for the frames of vhost guests that send TSO frames
+	 * (offloads on); NULL: none */
+	struct rte_mempool *big_mp;
 	unsigned int n_workers; /* tx queues wanted per port */
 	/* Wait until no worker can still be inside a port's rx/tx. */
 	void (*quiesce)(void *hook_arg);

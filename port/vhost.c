@@ -52,6 +52,8 @@
 
 #include <linux/virtio_net.h>
 
+#include <rte_ether.h>
+
 #include "vhost_priv.h"
 
 /*
@@ -75,6 +77,17 @@
 	((1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
 	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO) | \
 	 (1ULL << VIRTIO_NET_F_GSO))
+
+/* A guest whose frames may be longer than an mbuf (TSO, or a port mtu
+ * over 1500) has them copied into big mbufs, when there are any. */
+static bool wants_big(const struct vsw_vhost_port *vp, uint64_t f)
+{
+	const uint64_t tso = (1ULL << VIRTIO_NET_F_HOST_TSO4) |
+			     (1ULL << VIRTIO_NET_F_HOST_TSO6);
+
+	return vp->big_mp != NULL &&
+	       ((f & tso) != 0 || vp->base.conf.mtu > RTE_ETHER_MTU);
+}
 
 /* What the guest takes from vsw (VSW_TXO_*), by its features. */
 static uint32_t guest_tx_offloads(uint64_t f)
@@ -213,6 +226,9 @@ static int new_device(int vid)
 	__atomic_store_n(&vp->guest_mtu, guest_mtu(vid), __ATOMIC_RELAXED);
 	p->tx_refuses_big = !(features & (1ULL << VIRTIO_NET_F_MRG_RXBUF));
 	p->tx_offloads = p->offloads ? guest_tx_offloads(features) : 0;
+	__atomic_store_n(&vp->rx_mp,
+			 wants_big(vp, features) ? vp->big_mp : p->mp,
+			 __ATOMIC_RELAXED);
 	vp->features = features;
 	for (uint16_t q = 0; q < vp->nr_qp; q++) {
 		int fd = __atomic_exchange_n(&vp->kick_pending[q], -1,
@@ -257,6 +273,7 @@ static void destroy_device(int vid)
 	__atomic_store_n(&vp->rx_enabled, 0, __ATOMIC_RELEASE);
 	p->tx_refuses_big = false;
 	__atomic_store_n(&p->tx_offloads, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&vp->rx_mp, p->mp, __ATOMIC_RELAXED);
 	vp->features = 0;
 	__atomic_store_n(&vp->guest_mtu, 0, __ATOMIC_RELAXED);
 	vp->vid = -1;
@@ -342,6 +359,7 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 {
 	struct vsw_vhost_port *vp = vhost_cast(p);
 	uint16_t nr = __atomic_load_n(&vp->nr_qp, __ATOMIC_RELAXED);
+	struct rte_mempool *rx = __atomic_load_n(&vp->rx_mp, __ATOMIC_RELAXED);
 
 	pi->has_peer_queues = true;
 	pi->peer_queues = __atomic_load_n(&vp->guest_qp, __ATOMIC_ACQUIRE);
@@ -357,6 +375,13 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 		__atomic_load_n(&vp->n_direct_calls, __ATOMIC_RELAXED);
 	pi->calls_relayed =
 		__atomic_load_n(&vp->n_relayed_calls, __ATOMIC_RELAXED);
+	pi->rx_pool = vp->big_mp != NULL && rx == vp->big_mp ? "big" : "port";
+	for (unsigned int q = 0; q < VSW_MAX_QUEUES; q++) {
+		pi->big_bursts +=
+			__atomic_load_n(&vp->big_bursts[q], __ATOMIC_RELAXED);
+		pi->big_short +=
+			__atomic_load_n(&vp->big_short[q], __ATOMIC_RELAXED);
+	}
 }
 
 /*
@@ -484,6 +509,8 @@ static void init_fields(struct vsw_vhost_port *vp,
 	vp->quiesce = env->quiesce;
 	vp->wake = env->wake;
 	vp->hook_arg = env->hook_arg;
+	vp->big_mp = vp->base.offloads ? env->big_mp : NULL;
+	vp->rx_mp = env->mp;
 	for (unsigned int i = 0; i < VSW_MAX_QUEUES; i++) {
 		vp->kickfd[i] = -1;
 		vp->kick_pending[i] = -1;

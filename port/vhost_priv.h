@@ -118,7 +118,17 @@ struct vsw_vhost_port {
 	 * writer: vhost thread under reg_lock (closed only after a grace
 	 * period); readers: workers, control */
 	int kickfd[VSW_MAX_QUEUES];
+	/* the big mbufs (env->big_mp when offloads are on, else NULL), and
+	 * the pool the guest's frames are copied into: big_mp when it
+	 * negotiated HOST_TSO4/6 or the port's mtu is over 1500, else the
+	 * port's mp; writer: vhost thread before `up` is published and
+	 * after the quiesce; readers: workers */
+	struct rte_mempool *big_mp;
+	struct rte_mempool *rx_mp;
 	/* per queue pair, written by workers (atomic adds) */
+	uint64_t big_bursts[VSW_MAX_QUEUES]; /* rx bursts in big mbufs */
+	/* rx bursts in the port's mbufs because big_mp ran short */
+	uint64_t big_short[VSW_MAX_QUEUES];
 	uint64_t calls[VSW_MAX_QUEUES];
 	uint64_t enqueues[VSW_MAX_QUEUES];
 	uint64_t enqueued[VSW_MAX_QUEUES];

@@ -5,6 +5,9 @@
  * polls.  Workers take no lock of ours (LOCK ORDER in vhost.c).
  */
 #include <rte_branch_prediction.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
 
 #include "vhost_priv.h"
 
@@ -57,18 +60,54 @@ void vsw_vhost_guest_notified(int vid)
 	vsw_vhost_call(vp, cur.ring, cur.worker);
 }
 
-/* Worker: caller checked `up`; the vid stays valid until it quiesces. */
+/*
+ * Worker: fewer than @n mbufs left in the big mbufs' pool @mp for this
+ * lcore (its cache and the pool's common ring, which the switch created
+ * with the ring_mp_mc ops; other lcores' caches are not counted), so that
+ * the library's allocation of a burst fails.  Only after a dequeue that
+ * gave nothing: an empty ring costs one compare while the cache is full.
+ */
+static bool pool_short(struct rte_mempool *mp, uint16_t n)
+{
+	struct rte_mempool_cache *c =
+		rte_mempool_default_cache(mp, rte_lcore_id());
+	unsigned int have = c != NULL ? c->len : 0;
+
+	return have < n &&
+	       have + rte_ring_count((const struct rte_ring *)mp->pool_data) <
+		       n;
+}
+
+/*
+ * Worker: caller checked `up`; the vid stays valid until it quiesces.
+ * A guest that sends TSO frames has them copied into big mbufs (rx_mp,
+ * new_device); when those run short (frames held in ethdev tx rings, or
+ * more workers' caches than the pool holds) the burst comes in the
+ * switch's mbufs, chained or in external buffers, and is counted.
+ */
 uint16_t vsw_vhost_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		      uint16_t n)
 {
 	struct vsw_vhost_port *vp = vhost_cast(p);
-	uint16_t k;
+	struct rte_mempool *mp = __atomic_load_n(&vp->rx_mp, __ATOMIC_RELAXED);
+	uint16_t ring = q * 2 + VIRTIO_TXQ, k;
 
 	if (q >= __atomic_load_n(&vp->guest_qp, __ATOMIC_RELAXED))
 		return 0;
-	ctx_set(vp, q * 2 + VIRTIO_TXQ, true);
-	k = rte_vhost_dequeue_burst(vp->vid, q * 2 + VIRTIO_TXQ, p->mp, pkts,
-				    n);
+	ctx_set(vp, ring, true);
+	k = rte_vhost_dequeue_burst(vp->vid, ring, mp, pkts, n);
+	if (unlikely(mp != p->mp)) {
+		if (k > 0) {
+			__atomic_fetch_add(&vp->big_bursts[q], 1,
+					   __ATOMIC_RELAXED);
+		} else if (pool_short(mp, n)) {
+			k = rte_vhost_dequeue_burst(vp->vid, ring, p->mp, pkts,
+						    n);
+			if (k > 0)
+				__atomic_fetch_add(&vp->big_short[q], 1,
+						   __ATOMIC_RELAXED);
+		}
+	}
 	cur.vp = NULL;
 	return k;
 }

@@ -36,6 +36,16 @@ static const char *port_state(const struct vsw_port *p)
 }
 
 /* The OVSDB client's state (ctl_lock held). */
+static uint64_t pool_size(const struct rte_mempool *mp)
+{
+	return mp != NULL ? mp->size : 0;
+}
+
+static uint64_t pool_in_use(const struct rte_mempool *mp)
+{
+	return mp != NULL ? mp->size - rte_mempool_avail_count(mp) : 0;
+}
+
 static void add_ovsdb(struct rte_tel_data *d, const struct vsw_config *cfg)
 {
 	struct vsw_ovsdb *o = vsw_tel_ovsdb();
@@ -110,10 +120,17 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "fdb_aging_s", cfg->sw.fdb_aging_s);
 	rte_tel_data_add_dict_u64(d, "fdb_entries",
 				  vsw_fdb_count(ctl->rt->fdb));
-	rte_tel_data_add_dict_u64(d, "mbufs_total", ctl->rt->mp->size);
+	/* every packet buffer: the mbuf pool and the big mbufs */
+	rte_tel_data_add_dict_u64(d, "mbufs_total",
+				  pool_size(ctl->rt->mp) +
+					  pool_size(ctl->rt->big_mp));
 	rte_tel_data_add_dict_u64(d, "mbufs_in_use",
-				  ctl->rt->mp->size -
-					  rte_mempool_avail_count(ctl->rt->mp));
+				  pool_in_use(ctl->rt->mp) +
+					  pool_in_use(ctl->rt->big_mp));
+	rte_tel_data_add_dict_u64(d, "big_mbufs_total",
+				  pool_size(ctl->rt->big_mp));
+	rte_tel_data_add_dict_u64(d, "big_mbufs_in_use",
+				  pool_in_use(ctl->rt->big_mp));
 	add_ovsdb(d, cfg);
 	vsw_tel_end(ctl);
 	return 0;
@@ -393,6 +410,11 @@ static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 					     pi.calls_why ? pi.calls_why : "");
 		rte_tel_data_add_dict_u64(d, "calls_direct", pi.calls_direct);
 		rte_tel_data_add_dict_u64(d, "calls_relayed", pi.calls_relayed);
+	}
+	if (pi.rx_pool != NULL) {
+		rte_tel_data_add_dict_string(d, "rx_pool", pi.rx_pool);
+		rte_tel_data_add_dict_u64(d, "rx_big_bursts", pi.big_bursts);
+		rte_tel_data_add_dict_u64(d, "rx_big_short", pi.big_short);
 	}
 	rte_tel_data_add_dict_u64(d, "disconnects", p->disconnects);
 	/* the counters: the CTR rows of config/vsw_counters.h */

@@ -79,6 +79,7 @@ void vsw_port_env_fill(struct vsw_ctl *ctl, struct vsw_port_env *env)
 {
 	memset(env, 0, sizeof(*env));
 	env->mp = ctl->rt->mp;
+	env->big_mp = ctl->rt->big_mp;
 	env->n_workers = ctl->rt->n_workers;
 	env->quiesce = port_quiesce;
 	env->kick_suppression = ctl->cfg.sw.kick_suppression;

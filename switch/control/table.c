@@ -53,6 +53,7 @@ int vsw_table_publish(struct vsw_ctl *ctl, char *err, size_t errlen)
 		.hz = rte_get_tsc_hz(),
 		.room = rte_pktmbuf_data_room_size(ctl->rt->mp) -
 			RTE_PKTMBUF_HEADROOM,
+		.mp = ctl->rt->mp,
 		.caps = caps,
 	};
 	struct vsw_table *t, *old;

@@ -404,11 +404,11 @@ fail:
 	return rc;
 }
 
-/* @m with one reference that is ours alone (a copy when shared): NULL
- * when no mbuf was left for the copy (@m freed). A frame in an external
- * buffer (vhost's EXTBUF for one longer than an mbuf) is ours when that
- * buffer has one reference too. */
-static struct rte_mbuf *own(struct rte_mbuf *m)
+/* @m with one reference that is ours alone (a copy from @mp when
+ * shared): NULL when no mbuf was left for the copy (@m freed). A frame in
+ * an external buffer (vhost's EXTBUF for one longer than an mbuf) is ours
+ * when that buffer has one reference too. */
+static struct rte_mbuf *own(struct rte_mbuf *m, struct rte_mempool *mp)
 {
 	struct rte_mbuf *c;
 
@@ -416,7 +416,7 @@ static struct rte_mbuf *own(struct rte_mbuf *m)
 	    (RTE_MBUF_DIRECT(m) || (RTE_MBUF_HAS_EXTBUF(m) &&
 				    rte_mbuf_ext_refcnt_read(m->shinfo) == 1)))
 		return m;
-	c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+	c = rte_pktmbuf_copy(m, mp, 0, UINT32_MAX);
 	rte_pktmbuf_free(m);
 	return c;
 }
@@ -430,6 +430,9 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 	struct vsw_port_ctrs *c = &w->ctrs[out];
 	uint32_t txo = __atomic_load_n(&p->tx_offloads, __ATOMIC_RELAXED);
 	uint32_t max = op->max_frame, hl, mss, room;
+	/* segments and copies in the switch's mbufs, never in the frame's
+	 * pool: that may be the big mbufs (64 KiB a segment) */
+	struct rte_mempool *mp = dp->seg_mp != NULL ? dp->seg_mp : m->pool;
 	struct ol_hdrs h;
 	int n;
 
@@ -444,7 +447,7 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 			return;
 		}
 		if (!(txo & VSW_TXO_CSUM)) {
-			m = own(m);
+			m = own(m, mp);
 			if (m == NULL) {
 				c->drops[VSW_DROP_NO_MBUF]++;
 				return;
@@ -464,15 +467,14 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 		return;
 	}
 	/* cut here, into segments that fit (one mbuf each without chains) */
-	room = rte_pktmbuf_data_room_size(m->pool) - RTE_PKTMBUF_HEADROOM;
+	room = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
 	if (!op->tx_chains && max > room)
 		max = room;
 	mss = max > hl ? max - hl : 0;
 	if (mss > m->tso_segsz)
 		mss = m->tso_segsz;
 	n = mss == 0 ? -1
-		     : vsw_offload_segment(m, mss, m->pool, segs,
-					   VSW_TSO_MAX_SEGS);
+		     : vsw_offload_segment(m, mss, mp, segs, VSW_TSO_MAX_SEGS);
 	if (n < 0) { /* too small an mtu for it, or no mbuf left */
 		drop_pkt(c, n == -ENOBUFS ? VSW_DROP_NO_MBUF : VSW_DROP_TOO_BIG,
 			 m);

@@ -85,6 +85,10 @@ struct vsw_table {
 	struct vsw_params par;
 	/* frames up to this length fit every port: no per-output check */
 	uint32_t fast_len;
+	/* where TSO segments and checksum copies are allocated: the
+	 * switch's mbufs (never a frame's own pool, which may be the 64 KiB
+	 * big mbufs); NULL: the frame's pool (harnesses without one) */
+	struct rte_mempool *seg_mp;
 	struct vsw_port *ports[VSW_MAX_PORTS]; /* by id, NULL = free id */
 	struct vsw_table_port pp[VSW_MAX_PORTS];
 	uint16_t n_flood;
@@ -112,8 +116,9 @@ struct vsw_table_src {
 	int8_t (*owner)[VSW_MAX_QUEUES];
 	const unsigned int *lcores; /* each worker's lcore */
 	unsigned int n_workers;
-	uint64_t hz;   /* the TSC's */
-	uint32_t room; /* an mbuf's data room after its headroom */
+	uint64_t hz;		/* the TSC's */
+	uint32_t room;		/* an mbuf's data room after its headroom */
+	struct rte_mempool *mp; /* the switch's mbufs (table's seg_mp) */
 	/* [VSW_MAX_PORTS] the running captures by port; NULL: none at all */
 	struct vsw_capture *const *caps;
 };

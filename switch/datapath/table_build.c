@@ -133,6 +133,7 @@ static void fill_storm(const struct vsw_table_src *src, struct vsw_table *t)
 static void fill_ports(const struct vsw_table_src *src, struct vsw_table *t)
 {
 	t->fast_len = UINT32_MAX;
+	t->seg_mp = src->mp;
 	for (uint16_t id = 0; id < VSW_MAX_PORTS; id++) {
 		const struct vsw_port *p = src->ports[id];
 		struct vsw_table_port *pp = &t->pp[id];

@@ -51,8 +51,16 @@ struct vsw_rt {
 	struct vsw_table *table;
 	struct vsw_fdb *fdb;	/* learned into and looked up by workers */
 	struct rte_mempool *mp; /* the switch's mbufs */
-	uint32_t now_s;		/* writer: control loop; readers: workers */
-	bool quit;		/* writer: signal, shutdown; readers: all */
+	/* 64 KiB mbufs for the frames of guests that send TSO frames (vhost
+	 * rx, port/vhost_rxtx.c); NULL: none (big-mbufs = 0, no port with
+	 * offloads, or no memory for it) */
+	struct rte_mempool *big_mp;
+	/* test hook VSW_TEST_BIG_MBUFS_HOLD: mbufs taken out of big_mp at
+	 * start and held until the end, so that it runs short */
+	struct rte_mbuf **big_held;
+	unsigned int n_big_held;
+	uint32_t now_s; /* writer: control loop; readers: workers */
+	bool quit;	/* writer: signal, shutdown; readers: all */
 	/* test hook (VSW_TEST_QS_DELAY_US): workers sleep this long around
 	 * each quiescent report */
 	unsigned int test_qs_delay_us;

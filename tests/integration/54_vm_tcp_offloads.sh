@@ -3,7 +3,8 @@
 # TCP through vsw with offloads: guest 1 runs iperf3 to guest 2 and then
 # to iperf3 in a network namespace behind a net_af_packet port.  The
 # guests negotiate TSO and checksum offload (vm0's guest_offloads name
-# host_tso4 and guest_tso4), guest 1 hands vsw TSO frames (offload_rx),
+# host_tso4 and guest_tso4, and its frames come into vsw's big mbufs:
+# rx_pool big), guest 1 hands vsw TSO frames (offload_rx),
 # which go whole to guest 2 (no frame cut for vm1) and are cut by vsw for
 # the kernel behind `up`, whose TCP takes every segment (the transfer
 # completes: its checksums and sequence numbers are right).  Then the
@@ -65,12 +66,15 @@ bg "$T/ns-iperf.json" "$T/ns-iperf.err" ip netns exec tcpo timeout 200 iperf3 -s
 NSI=$BG_PID
 pair vm1 vm0 "iperf3 -c 10.99.0.2 -t 4 && iperf3 -c 10.99.0.3 -t 4" on
 wait_for 120 "vm0 up" port_is vm0 up
-view=$(jctl port vm0 | jq -c '{offloads, tx_offloads, guest_offloads}')
+view=$(jctl port vm0 | jq -c '{offloads, tx_offloads, guest_offloads, rx_pool}')
 echo "$view"
 rc1=0; wait "$G1" || rc1=$?
 for _ in $(seq 150); do kill -0 "$G2" 2>/dev/null || break; sleep 0.2; done
 kill -TERM "$G2" 2>/dev/null; wait "$G2" 2>/dev/null
 reap_pid "$NSI" || true
+# a Linux guest that negotiated TSO sends into vsw's big mbufs
+[ "$(jq -r .rx_pool <<<"$view")" = big ] || fail "vm0: rx_pool is not big: $view"
+[ "$(port_ctr vm0 rx_big_bursts)" -gt 0 ] || fail "vm0: no burst in big mbufs"
 grep -a -E 'VSW-(RESULT|ERROR)|receiver|sender' "$T/on-1.log"
 [ "$rc1" -eq 0 ] || fail "guest 1 (offloads on): run-guest exit $rc1: $(grep -a VSW-RESULT "$T/on-1.log")"
 for p in vm0 vm1 up; do
@@ -90,9 +94,9 @@ on_g=$(mbits "$T/on-1.log" 1); on_ns=$(mbits "$T/on-1.log" 2)
 note "offloads off (vm2, vm3): guest 1 -> guest 2"
 pair vm3 vm2 "iperf3 -c 10.99.0.2 -t 4" off
 wait_for 120 "vm2 up" port_is vm2 up
-view=$(jctl port vm2 | jq -c '{offloads, tx_offloads, guest_offloads}')
+view=$(jctl port vm2 | jq -c '{offloads, tx_offloads, guest_offloads, rx_pool}')
 echo "$view"
-jq -e '.guest_offloads == [] and .tx_offloads == []' <<<"$view" >/dev/null ||
+jq -e '.guest_offloads == [] and .tx_offloads == [] and .rx_pool == "port"' <<<"$view" >/dev/null ||
 	fail "vm2 (offloads off): the guest negotiated offloads: $view"
 rc1=0; wait "$G1" || rc1=$?
 for _ in $(seq 150); do kill -0 "$G2" 2>/dev/null || break; sleep 0.2; done

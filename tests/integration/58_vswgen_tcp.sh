@@ -7,35 +7,59 @@
 # count is exact either way. MSS-sized frames cross untouched. With
 # offloads = off vswgen refuses to send super-frames (exit 3: no TSO on
 # its port) and sends MSS-sized ones. Bad combinations are usage errors.
+# The super-frames come in vsw's big mbufs (rx_pool big, big-mbufs); when
+# those run short (VSW_TEST_BIG_MBUFS_HOLD holds all but 6) they come in
+# the switch's mbufs instead (rx_big_short), still whole, and every mbuf
+# of either pool comes back.
 # Functional only: no rate is asserted.
 . "$(dirname "$0")/lib.sh"
 
-write_cfg() { # OFFLOADS
+write_cfg() { # OFFLOADS [BIG-MBUFS]
 	CFG=$(vhost_config a b)
-	sed -i "s/^mbufs = 8191$/mbufs = 32767\noffloads = $1/" "$CFG"
+	sed -i "s/^mbufs = 8191$/mbufs = 32767\noffloads = $1\nbig-mbufs = ${2:-1023}/" "$CFG"
+}
+# whole NAME: every frame NAME received is a 64294-byte super-frame
+whole() {
+	local n
+	n=$(guest_val "$1" rx_packets)
+	[ "$n" -gt 0 ] || fail "$1: nothing received"
+	[ "$(guest_val "$1" tcp.rx_len_max)" = 64294 ] || fail "$1: longest frame $(guest_val "$1" tcp.rx_len_max)"
+	[ "$(guest_val "$1" tcp.payload_bytes)" = $((n * 64240)) ] ||
+		fail "$1: payload $(guest_val "$1" tcp.payload_bytes) for $n frames of 64240"
+	[ "$(port_ctr b tso_segmented)" = 0 ] || fail "$1: vsw cut frames for an LRO receiver"
+	[ "$(guest_val "$1" tcp.tx_payload_bytes)" = $(($(guest_val "$1" tx_packets) * 64240)) ] ||
+		fail "$1: tx_payload_bytes $(guest_val "$1" tcp.tx_payload_bytes)"
+}
+# mbufs_back BASE: every mbuf of both pools back (a second to drain)
+mbufs_back() {
+	sleep 1
+	[ "$(info_val mbufs_in_use)" -eq "$1" ] || fail "mbufs in use $(info_val mbufs_in_use), $1 before"
 }
 TSO="--tcp 1460 --size 64294 --mbuf-size 16512 --duration 1"
 
 write_cfg on
 start_vsw "$CFG"
+base=$(info_val mbufs_in_use)
+[ "$(info_val big_mbufs_total)" = 1023 ] || fail "big_mbufs_total $(info_val big_mbufs_total), not 1023"
 for name in whole cut; do
 	ctl raw /vsw/stats/clear >/dev/null
 	lro=
 	[ $name = cut ] && lro=--no-lro
 	# shellcheck disable=SC2086
-	run_v2v $name $TSO $lro
+	start_v2v $name $TSO $lro
+	# a guest that negotiated TSO: its frames go to big mbufs
+	wait_for 30 "a's guest" port_is a up
+	[ "$(port_ctr a rx_pool)" = big ] || fail "$name: a's rx_pool is $(port_ctr a rx_pool), not big"
+	reap_pid "$GEN" || fail "generator $name: $(tail -3 "$T/$name.log")"
 	note "$name: $(jq -c '{tx_packets, rx_packets, tcp}' "$T/$name.json")"
 	n=$(guest_val $name rx_packets)
 	[ "$(guest_val $name tcp.tso)" = true ] || fail "$name: not sent as TSO frames"
 	[ "$(port_ctr a offload_rx)" -gt 0 ] || fail "$name: vsw saw no TSO frame on a"
+	note "$name: a: $(jctl port a | jq -c '{rx_big_bursts, rx_big_short}')"
+	[ "$(port_ctr a rx_big_bursts)" -gt 0 ] && [ "$(port_ctr a rx_big_short)" = 0 ] ||
+		fail "$name: a: rx_big_bursts $(port_ctr a rx_big_bursts), rx_big_short $(port_ctr a rx_big_short)"
 	if [ $name = whole ]; then
-		[ "$n" -gt 0 ] || fail "whole: nothing received"
-		[ "$(guest_val whole tcp.rx_len_max)" = 64294 ] || fail "whole: longest frame $(guest_val whole tcp.rx_len_max)"
-		[ "$(guest_val whole tcp.payload_bytes)" = $((n * 64240)) ] ||
-			fail "whole: payload $(guest_val whole tcp.payload_bytes) for $n frames of 64240"
-		[ "$(port_ctr b tso_segmented)" = 0 ] || fail "whole: vsw cut frames for an LRO receiver"
-		[ "$(guest_val whole tcp.tx_payload_bytes)" = $(($(guest_val whole tx_packets) * 64240)) ] ||
-			fail "whole: tx_payload_bytes $(guest_val whole tcp.tx_payload_bytes)"
+		whole whole
 	else
 		[ "$n" -gt 44 ] || fail "cut: only $n segments received"
 		[ "$(guest_val cut tcp.rx_len_max)" = 1514 ] || fail "cut: longest frame $(guest_val cut tcp.rx_len_max)"
@@ -51,6 +75,20 @@ run_v2v mss --tcp 1460 --size 1514 --duration 1
 [ "$(guest_val mss tcp.tso)" = false ] && [ "$(guest_val mss tcp.rx_len_max)" = 1514 ] ||
 	fail "mss: $(jq -c .tcp "$T/mss.json")"
 [ "$(port_ctr a offload_rx)" = 0 ] || fail "mss: frames without offloads counted as offload_rx"
+mbufs_back "$base"
+stop_vsw
+
+note "big mbufs short: 250 of 256 held, the frames come in the switch's mbufs"
+write_cfg on 256
+VSW_TEST_BIG_MBUFS_HOLD=250 start_vsw "$CFG"
+base=$(info_val mbufs_in_use)
+[ "$(info_val big_mbufs_in_use)" = 250 ] || fail "big_mbufs_in_use $(info_val big_mbufs_in_use), 250 held"
+# shellcheck disable=SC2086
+run_v2v short $TSO
+note "short: $(jq -c '{tx_packets, rx_packets}' "$T/short.json"); a: $(jctl port a | jq -c '{rx_pool, rx_big_bursts, rx_big_short}')"
+whole short
+[ "$(port_ctr a rx_big_short)" -gt 0 ] || fail "short: a: no burst counted in rx_big_short"
+mbufs_back "$base"
 stop_vsw
 
 note "offloads = off: no TSO on vswgen's port"

@@ -94,8 +94,8 @@ int main(int argc, char **argv)
 	struct vsw_port *ports[VSW_MAX_PORTS] = {NULL};
 	static int8_t owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
 	unsigned int lcores[1] = {1};
-	struct vsw_table_src src = {&sw, ports,		owner, lcores,
-				    1,	 1000000000ull, 2048,  NULL};
+	struct vsw_table_src src = {&sw,	   ports, owner, lcores, 1,
+				    1000000000ull, 2048,  NULL,	 NULL};
 	char err[VSW_ERR_MAX];
 
 	if (pool == NULL || fdb == NULL || dp == NULL || w == NULL ||

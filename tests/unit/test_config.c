@@ -320,7 +320,7 @@ static void test_unknown_keys(void)
 		"idle-threshold-us, "
 		"max-sleep-us, fdb-aging-s, rebalance-interval-s, "
 		"rebalance-threshold-pct, bridge, run-dir, fdb-size, mbufs, "
-		"offloads, "
+		"big-mbufs, offloads, "
 		"control, port-add-drivers, socket-mode, "
 		"socket-owner, socket-group, socket-dirs, "
 		"socket-watch-dir, socket-watch-profile, ovsdb, state-file, "
@@ -1202,7 +1202,7 @@ static void test_key_table(void)
 		     "allowed-ips, storm-broadcast-pps, storm-multicast-pps, "
 		     "storm-unknown-pps, external-ids") == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
-		     "run-dir, fdb-size, mbufs, offloads, control, "
+		     "run-dir, fdb-size, mbufs, big-mbufs, offloads, control, "
 		     "port-add-drivers, "
 		     "socket-mode, socket-owner, socket-group, socket-dirs, "
 		     "socket-watch-dir, socket-watch-profile, "

@@ -1814,8 +1814,9 @@ static void test_table_build(void)
 	e.owner[3][0] = VSW_RXQ_UNASSIGNED;
 	e.p[3]->up.conf.n_lcores = 1;
 	e.p[3]->up.conf.lcores[0] = 9;
-	src = (struct vsw_table_src){&e.sw,	  e.ports, e.owner, e.lcores,
-				     e.n_workers, TEST_HZ, ROOM,    NULL};
+	src = (struct vsw_table_src){&e.sw,    e.ports,	    e.owner,
+				     e.lcores, e.n_workers, TEST_HZ,
+				     ROOM,     NULL,	    NULL};
 	CHECK(vsw_table_build(&src, e.dp, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "pinned to lcore 9, which is not a worker") != NULL);
 	e.p[3]->up.conf.n_lcores = 0;

@@ -276,6 +276,7 @@ static void env_up(struct env *e, unsigned int n, const unsigned int *mtu)
 		.n_workers = 1,
 		.hz = 1000000,
 		.room = ROOM,
+		.mp = pool->mp,
 	};
 	char err[VSW_ERR_MAX];
 

@@ -195,9 +195,14 @@ static void info_metrics(FILE *f, json_t *info)
 		 "Seconds since vsw started"},
 		{"workers", "vsw_workers", "gauge", "Worker lcores"},
 		{"ports", "vsw_ports", "gauge", "Ports"},
-		{"mbufs_total", "vsw_mbufs", "gauge", "Mbufs in the pool"},
+		{"mbufs_total", "vsw_mbufs", "gauge",
+		 "Mbufs in the pools (big mbufs included)"},
 		{"mbufs_in_use", "vsw_mbufs_in_use", "gauge",
-		 "Mbufs taken from the pool"},
+		 "Mbufs taken from the pools (big mbufs included)"},
+		{"big_mbufs_total", "vsw_big_mbufs", "gauge",
+		 "64 KiB mbufs for guests' TSO frames"},
+		{"big_mbufs_in_use", "vsw_big_mbufs_in_use", "gauge",
+		 "64 KiB mbufs taken from their pool"},
 	};
 	const char *ver = str_of(info, "version");
 	struct target t = {info, NULL};
