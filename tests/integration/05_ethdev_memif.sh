@@ -29,7 +29,9 @@ wait_for 60 "uplink link up" port_is uplink up
 wait_for 30 "memif MAC learned" fdb_has "$N"
 start_guest vm "$(virtio "$RUN/vm0.sock")" -- --src-mac "$V" --dst-mac "$N" --announce 3 --count 3000 --rate 2000 --duration 5
 wait_guest vm
-wait_guest nic
+wait_for 30 "3003 frames to the uplink" ctr_at_least uplink tx_packets 3003
+sleep 0.5
+finish_guest nic # its trial ends here, not at its --duration
 nic_rx=$(guest_val nic rx_packets)
 note "memif side received $nic_rx of 3000"
 [ "$(port_ctr uplink tx_packets)" -eq 3003 ] || fail "uplink tx $(port_ctr uplink tx_packets), expected 3003"
@@ -42,7 +44,9 @@ wait_for 60 "vm0 up" port_is vm0 up
 wait_for 30 "uplink down after the client left" port_is uplink down
 start_guest nic "net_memif0,role=client,socket=$MS,socket-abstract=no" -- --src-mac "$N" --dst-mac "$V" --announce 3 --count 3000 --rate 2000 --duration 5
 wait_guest nic
-wait_guest vm
+wait_for 30 "3000 frames to vm0" ctr_at_least vm0 tx_packets 3000
+sleep 0.5
+finish_guest vm
 vm_rx=$(guest_val vm rx_packets)
 note "vm guest received $vm_rx of 3000"
 ctl ports

@@ -58,8 +58,13 @@ note "tenant A: 500 broadcasts from a1"
 start_guest a1 "$(virtio "$RUN/a1.sock")" -- --src-mac "$A1" --dst-mac "$BC" \
 	--count 500 --rate 1000 --duration 3
 wait_guest a1
-wait_guest a2
-wait_guest b1
+# the receivers' trials end once vsw has given them what they expect (and
+# vsw's own count below catches any frame more that it sent later)
+wait_for 30 "a2 served 550" ctr_at_least a2 tx_packets 550
+wait_for 30 "b1 served 50" ctr_at_least b1 tx_packets 50
+sleep 1
+finish_guest a2
+finish_guest b1
 a2_rx=$(guest_val a2 rx_total) b1_rx=$(guest_val b1 rx_total)
 up_a1=$(grep -c "^from-$A1 q100p0\$" "$T/got-up")
 other=$(grep -v "^from-$A1 q100p0\$" "$T/got-up" | sort | uniq -c)
@@ -67,6 +72,8 @@ note "a2 received $a2_rx, b1 $b1_rx, the uplink $up_a1 from a1 tagged 100"
 jctl port uplink | jq -c '{rx_packets, tx_packets, drop_vlan_not_allowed}'
 [ "$a2_rx" -eq 550 ] || fail "a2 received $a2_rx frames, expected 50 (uplink VLAN 100) + 500 (a1)"
 [ "$b1_rx" -eq 50 ] || fail "b1 received $b1_rx frames, expected the uplink's 50 of VLAN 200"
+[ "$(port_ctr a2 tx_packets)" -eq 550 ] && [ "$(port_ctr b1 tx_packets)" -eq 50 ] ||
+	fail "vsw sent a2 $(port_ctr a2 tx_packets) frames and b1 $(port_ctr b1 tx_packets), expected 550 and 50"
 [ "$up_a1" -eq 500 ] || fail "the uplink got $up_a1 of a1's 500 broadcasts tagged 100"
 [ -z "$other" ] || fail "the uplink got other frames: $other"
 [ "$(port_ctr uplink drop_vlan_not_allowed)" -eq 50 ] ||

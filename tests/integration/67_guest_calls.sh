@@ -47,7 +47,7 @@ rr() {
 	start_guest "$1" "$(virtio "$RUN/a.sock")" -- --rr 1 --announce 3 \
 		--duration "$2"
 	wait_guest "$1"
-	wait_guest "refl$1"
+	finish_guest "refl$1"
 	note "rr $1: $(guest_val "$1" rr_transactions) transactions; b:" \
 		"$(jctl port b | jq -c '{call_path, calls_direct, calls_relayed, guest_calls}')"
 	[ "$(guest_val "$1" rr_transactions)" -gt 100 ] || fail "rr $1: too few transactions"
@@ -91,6 +91,7 @@ ctl raw /vsw/stats/clear >/dev/null
 start_v2v gen --ports a b --rate 20000 --duration 12
 wait_for 30 "A->B flowing" pv_at_least b tx_packets 1000
 hostile call_eventfd_filled
+kill -USR1 "$GEN" # the attack is over: the trial ends here, reported
 reap_pid "$GEN" || fail "generator: $(tail -3 "$T/gen.log")"
 j=$(jq -c '{tx_packets, rx_packets, lost, max_delay_ms: (.latency_ns.max / 1000000 | floor)}' "$T/gen.json")
 max=$(jctl workers | jq .worker0.iter_max_us)

@@ -129,6 +129,13 @@ wait_guest() {
 	reap_pid "${GUEST_PID[$1]}" || rc=$?
 	[ "$rc" -eq 0 ] || fail "guest $1 exited with $rc"
 }
+# finish_guest NAME: end a guest's trial now, as at its --duration
+# (vswgen's SIGUSR1: drained, reported, exit 0), and wait for it; for a
+# receiver that already has what the test waits for
+finish_guest() {
+	kill -USR1 "${GUEST_PID[$1]}" 2>/dev/null || true
+	wait_guest "$1"
+}
 guest_val() { jq -r ".$2" "$T/$1.json"; }
 
 # gen_usage_errors PATTERN ARGS...: each ARGS (one string of vswgen

@@ -782,8 +782,8 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 	next_prog = start + c->hz;
 	for (;;) {
 		now = rte_rdtsc();
-		if (tx_open &&
-		    (now >= tx_end || gen_stop || pacers_done(pc, c->npairs))) {
+		if (tx_open && (now >= tx_end || gen_cut_short() ||
+				pacers_done(pc, c->npairs))) {
 			tx_open = false;
 			s->duration_s = (double)(now - start) / (double)c->hz;
 			drain_end = now + c->hz * c->o->drain_ms / 1000;

@@ -28,22 +28,31 @@
 #define MBUF_CACHE 256
 
 volatile sig_atomic_t gen_stop;
+volatile sig_atomic_t gen_finish;
+static bool usr1_finishes; /* false with --search: no single trial to end */
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	gen_stop = 1;
+	if (sig == SIGUSR1 && usr1_finishes)
+		gen_finish = 1;
+	else
+		gen_stop = 1;
 }
 
-static void install_signals(void)
+/* SIGINT, SIGTERM: interrupted (exit 1, the partial trial reported).
+ * SIGUSR1: the trial ends now as at --duration, drained and reported
+ * (exit 0); with --search it interrupts, like SIGINT. */
+static void install_signals(bool search)
 {
 	struct sigaction sa;
 
+	usr1_finishes = !search;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 }
 
 /* Index of "--" in argv, or argc when there is none. */
@@ -518,7 +527,7 @@ int main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return rte_errno == EINVAL ? 2 : 1;
 	}
-	install_signals();
+	install_signals(o.search);
 	rc = run(&o);
 	rte_eal_cleanup();
 	return rc;

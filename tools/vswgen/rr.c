@@ -217,7 +217,7 @@ static void run_requester(struct gen_ctx *c, struct trial_stats *s,
 	for (j = 0; j < w; j++)
 		rr_next(c, &slot[j], j, now, out, &nout, s);
 	tx_all(c, out, nout, s);
-	while (!gen_stop && (now = rte_rdtsc()) < end) {
+	while (!gen_cut_short() && (now = rte_rdtsc()) < end) {
 		first = end;
 		for (j = 0; j < w; j++)
 			first = RTE_MIN(first, slot[j].sent + tmo);
@@ -257,7 +257,7 @@ static void run_reflector(struct gen_ctx *c, struct trial_stats *s,
 	uint8_t *p;
 
 	rte_eth_macaddr_get((uint16_t)c->tx_port, &own);
-	while (!gen_stop && (now = rte_rdtsc()) < end) {
+	while (!gen_cut_short() && (now = rte_rdtsc()) < end) {
 		n = rx_wait(c, m, wait_ms(c, now, end), s);
 		s->rx_total += n;
 		nout = 0;
@@ -323,7 +323,7 @@ static void run_receiver(struct gen_ctx *c, struct trial_stats *s, uint64_t end)
 	uint64_t now;
 	uint16_t n;
 
-	while (!gen_stop && (now = rte_rdtsc()) < end) {
+	while (!gen_cut_short() && (now = rte_rdtsc()) < end) {
 		n = rx_wait(c, m, wait_ms(c, now, end), s);
 		if (n > 0)
 			rx_count(c, m, n, s);

@@ -225,7 +225,14 @@ struct gen_ctx {
 	uint16_t nrxq[RTE_MAX_ETHPORTS];   /* rx queues set up per port */
 };
 
-extern volatile sig_atomic_t gen_stop;
+extern volatile sig_atomic_t gen_stop;	 /* SIGINT, SIGTERM: interrupted */
+extern volatile sig_atomic_t gen_finish; /* SIGUSR1: end the trial now */
+
+/* The trial's sending (or its request/response loop) is over early. */
+static inline bool gen_cut_short(void)
+{
+	return gen_stop || gen_finish;
+}
 
 /* vxlan.c */
 int gen_parse_vxlan(const char *arg, struct gen_opts *o);
