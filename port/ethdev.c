@@ -277,6 +277,18 @@ static int probe(struct vsw_eth_port *e, char *err, size_t errlen)
 }
 
 /*
+ * A PMD whose TCP_TSO is not what a TSO frame needs: net_tap cuts with
+ * DPDK's rte_gso, TCP over IPv4 alone (an IPv6 TSO frame goes nowhere),
+ * and refuses a segment whose headers, Ethernet's included, and payload
+ * exceed the interface's MTU (a Linux guest's 1448-byte segments with TCP
+ * timestamps are 1514 bytes: every one refused).  vsw cuts for it.
+ */
+static bool tso_unfit(const char *driver)
+{
+	return strcmp(driver, "net_tap") == 0;
+}
+
+/*
  * offloads = on: the NIC fills checksums (IPv4, TCP, UDP) and cuts TCP
  * frames (TSO) when it can do all of what that takes; the datapath does
  * the rest itself.  Returns VSW_TXO_* and sets them in @conf.
@@ -290,7 +302,8 @@ static uint32_t tx_offloads(const struct rte_eth_dev_info *info,
 	const uint64_t tso = csum | RTE_ETH_TX_OFFLOAD_TCP_TSO |
 			     RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 
-	if ((info->tx_offload_capa & tso) == tso) {
+	if ((info->tx_offload_capa & tso) == tso &&
+	    !tso_unfit(info->driver_name)) {
 		conf->txmode.offloads |= tso;
 		return VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6;
 	}

@@ -1,0 +1,116 @@
+#!/bin/bash
+# Objective: TSO frames to an ethdev port whose PMD claims TCP_TSO but
+# cannot do it for them: net_tap (DPDK's rte_gso cuts TCP over IPv4
+# alone, and refuses a segment whose headers, Ethernet's included, and
+# payload exceed the tap's MTU).  vsw runs in a network namespace of this
+# test's own, so that the tap interface is born there.  A tso_peer guest
+# sends TSO frames (19992 payload bytes, segment size 1448, IPv6 1428;
+# 1502-byte segments) IPv4 then IPv6, then checksum-only frames both
+# ways, to a MAC nobody has: flooded to the tap port alone.  vsw takes
+# only the tap's checksum offload (tx_offloads csum), cuts every TSO
+# frame itself (14 segments each), and the kernel's side of the tap sees
+# every segment and frame, none over 1514 bytes, every checksum and
+# payload byte right (tcpdump in the namespace, scapy).  Before: vsw took
+# net_tap's TCP_TSO for both IP versions and handed the frames whole to a
+# PMD that dropped them.
+. "$(dirname "$0")/lib.sh"
+PEER=$VSW_BIN/tso_peer
+[ -x "$PEER" ] || skip "tso_peer not built"
+command -v tcpdump >/dev/null || skip "tcpdump is not installed (tools/deps)"
+/usr/bin/python3 -c 'import scapy' 2>/dev/null || skip "python3-scapy missing"
+ls /usr/lib/x86_64-linux-gnu/dpdk/pmds-*/librte_net_tap.so* >/dev/null 2>&1 ||
+	skip "DPDK net_tap PMD not installed"
+[ -e /dev/net/tun ] || skip "no /dev/net/tun"
+NS=vswtap$ID TAP=vtap$ID
+ip netns add "$NS" 2>/dev/null || skip "cannot create network namespaces"
+on_cleanup "ip netns del $NS 2>/dev/null"
+ip netns exec "$NS" ip link set lo up
+# no IPv6 of its own on the tap (MLD reports would be flooded back)
+ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+
+CFG=$(vhost_config a)
+sed -i "s/^mbufs = 8191$/mbufs = 32767/" "$CFG"
+cat >>"$CFG" <<EOC
+[port t]
+type = ethdev
+devargs = net_tap0,iface=$TAP
+EOC
+# vsw in the namespace: its tap interface appears there (sockets and
+# telemetry are paths, reachable from here)
+# shellcheck disable=SC2046
+vsw_launch "$PREFIX" "$T/vsw.log" ip netns exec "$NS" --- $(mem_args 512) \
+	--lcores 0@0,1@1 -- -c "$CFG"
+vsw_wait_up 60 || fail "vsw did not come up in $NS: $(tail -5 "$T/vsw.log")"
+wait_for 30 "t up" port_is t up
+ip netns exec "$NS" ip link show "$TAP" >/dev/null || fail "no $TAP in $NS"
+jctl port t | jq -c '{type, offloads, tx_offloads}'
+ctl_holds '.tx_offloads == ["csum"]' port t ||
+	fail "t (net_tap): tx_offloads $(jctl port t | jq -c .tx_offloads), want only csum"
+base=$(info_val mbufs_in_use)
+
+bg "$T/tcpdump.out" "$T/tcpdump.err" ip netns exec "$NS" tcpdump -i "$TAP" -U -n -s 0 \
+	-w "$T/t.pcap" "tcp port 5201"
+TCPDUMP=$BG_PID
+wait_for 20 "tcpdump listening" grep -q listening "$T/tcpdump.err"
+
+A=$(mac_of 40)
+peer() { # ARGS...: a tso_peer guest on a that sends, then exits
+	local rc=0
+	# shellcheck disable=SC2046
+	dpdk_bg "${PREFIX}pa" "$T/a.json" "$T/a.log" "$PEER" -l 0 --file-prefix "${PREFIX}pa" \
+		$(mem_args 256) --single-file-segments --no-pci \
+		--vdev "net_virtio_user0,path=$RUN/a.sock,queue_size=1024" -- \
+		--send --src "$A" --dst 02:00:00:00:00:99 "$@"
+	reap_pid "$BG_PID" || rc=$?
+	rm -rf "/var/run/dpdk/${PREFIX}pa"
+	[ "$rc" -eq 0 ] || fail "tso_peer $*: exit $rc: $(tail -3 "$T/a.log")"
+}
+N=20 P=19992
+peer --frames $N --payload $P --mss 1448
+peer --v6 --frames $N --payload $P --mss 1428
+peer --csum-only --frames $N --payload 1000
+peer --csum-only --v6 --frames $N --payload 1000
+want_n=$(( 2 * N * 14 + 2 * N )) want_pl=$(( 2 * N * P + 2 * N * 1000 ))
+wait_for 20 "the tap's frames" ctr_at_least t tx_packets "$want_n"
+sleep 1
+kill -INT "$TCPDUMP"; reap_pid "$TCPDUMP" || true
+jctl port t | jq -c '{tx_packets, tso_segmented, tso_segments, csum_filled, drops}'
+[ "$(port_ctr a offload_rx)" -eq $(( 4 * N )) ] || fail "a: offload_rx $(port_ctr a offload_rx), want $(( 4 * N ))"
+[ "$(port_ctr t tso_segmented)" -eq $(( 2 * N )) ] &&
+	[ "$(port_ctr t tso_segments)" -eq $(( 2 * N * 14 )) ] ||
+	fail "t: tso_segmented $(port_ctr t tso_segmented), tso_segments $(port_ctr t tso_segments): vsw did not cut every TSO frame"
+[ "$(port_ctr t drops)" -eq 0 ] || fail "t: drops $(jctl port t)"
+/usr/bin/python3 - "$T/t.pcap" "$want_n" "$want_pl" <<'EOP' || fail "the kernel's capture on the tap"
+import sys
+from scapy.all import rdpcap, IP, TCP
+pk = rdpcap(sys.argv[1])
+want_n, want_pl = int(sys.argv[2]), int(sys.argv[3])
+bad = big = 0
+pl = 0
+for p in pk:
+    t = p[TCP]
+    data = bytes(t.payload)
+    pl += len(data)
+    seq = t.seq
+    pat = (((seq + i) & 0xFFFFFFFF) for i in range(len(data)))
+    if any(b != (s * 7 + (s >> 8)) & 0xFF for b, s in zip(data, pat)):
+        bad += 1
+    c0 = t.chksum
+    del t.chksum
+    if IP in p:
+        i0 = p[IP].chksum
+        del p[IP].chksum
+    q = p.__class__(bytes(p))
+    if q[TCP].chksum != c0 or (IP in q and q[IP].chksum != i0):
+        bad += 1
+    if len(p) > 1514:
+        big += 1
+print("capture: %d frames (want %d), %d payload bytes (want %d), %d bad, %d over 1514 bytes"
+      % (len(pk), want_n, pl, want_pl, bad, big))
+sys.exit(0 if len(pk) == want_n and pl == want_pl and bad == 0 and big == 0 else 1)
+EOP
+sleep 1
+used=$(info_val mbufs_in_use)
+[ "$used" -eq "$base" ] || fail "mbufs in use $used, $base before"
+stop_vsw
+echo "PASS: TSO frames to net_tap cut by vsw (IPv4 and IPv6), checksums left to the tap and right, every byte in the kernel"
