@@ -432,7 +432,7 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 	uint32_t max = op->max_frame, hl, mss, room;
 	/* segments and copies in the switch's mbufs, never in the frame's
 	 * pool: that may be the big mbufs (64 KiB a segment) */
-	struct rte_mempool *mp = dp->seg_mp != NULL ? dp->seg_mp : m->pool;
+	struct rte_mempool *mp = vsw_copy_pool(dp, m);
 	struct ol_hdrs h;
 	int n;
 

@@ -104,6 +104,13 @@ struct vsw_table {
 	} wk[VSW_MAX_WORKERS];
 };
 
+/* Where a copy or segment of @m is allocated (the table's seg_mp). */
+static inline struct rte_mempool *vsw_copy_pool(const struct vsw_table *t,
+						const struct rte_mbuf *m)
+{
+	return t->seg_mp != NULL ? t->seg_mp : m->pool;
+}
+
 /*
  * What a table is built from (table_build.c): plain data, no EAL.
  * @owner (in/out, [VSW_MAX_PORTS][VSW_MAX_QUEUES]): who polls each rx

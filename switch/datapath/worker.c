@@ -195,7 +195,8 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_table *dp,
 	}
 	/* the copy first: vlan_give changes m */
 	vlan_give(w, dp, fs->outs + nu, nt,
-		  rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX), at, v, now);
+		  rte_pktmbuf_copy(m, vsw_copy_pool(dp, m), 0, UINT32_MAX), at,
+		  v, now);
 	vlan_give(w, dp, fs->outs, nu, m, au, v, now);
 }
 
