@@ -296,7 +296,8 @@ static void tmpl_build(const struct vsw_vxlan_port *x, struct vx_tmpl *tp,
 /* Prepend the outer headers of @tp to @m (its only owner, direct,
  * untagged); false when it has no room for them (never from the pools
  * vsw makes). */
-static bool encap(struct rte_mbuf *m, const struct vx_tmpl *tp)
+static __rte_always_inline bool encap(struct rte_mbuf *m,
+				      const struct vx_tmpl *tp)
 {
 	uint16_t sport =
 		flow_port(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
@@ -346,9 +347,10 @@ static void out_flush(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o)
 /* Encapsulate @c (ours to change) toward VTEP @i (next hop @mac) in @vni
  * and queue it; consumes @c.  @tagged: @c carries the VLAN tag its VNI
  * came from, which it loses. */
-static inline void send_to(struct vsw_vxlan_port *x, uint16_t q,
-			   struct vx_out *o, struct rte_mbuf *c, unsigned int i,
-			   uint32_t vni, uint64_t mac, bool tagged)
+static __rte_always_inline void send_to(struct vsw_vxlan_port *x, uint16_t q,
+					struct vx_out *o, struct rte_mbuf *c,
+					unsigned int i, uint32_t vni,
+					uint64_t mac, bool tagged)
 {
 	if (tagged) {
 		uint8_t *d = rte_pktmbuf_mtod(c, uint8_t *);
@@ -460,6 +462,8 @@ static uint16_t vx_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		      uint16_t n)
 {
 	struct vsw_vxlan_port *x = vx_cast(p);
+	unsigned int nv = vteps_n(x);
+	uint64_t unicast = 0;
 	struct vx_out o;
 
 	o.n = 0;
@@ -470,25 +474,31 @@ static uint16_t vx_tx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 		bool tagged = m->data_len >= 18 && d[12] == 0x81 && d[13] == 0;
 		unsigned int v = tagged ? ((d[14] & 0xfu) << 8 | d[15]) : 4096;
 		uint8_t mi = x->vlan_map[v];
-		uint32_t ep = m->hash.usr;
+		uint32_t ep = m->hash.usr - 1; /* (0, none: wraps) */
+		uint64_t mac;
 
-		if (mi == VX_NO_MAP) {
+		if (unlikely(mi == VX_NO_MAP)) {
 			x->tx_drops[q % VX_ROWS][VSW_VX_DROP_NO_VNI]++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
 		/* the VTEP the switch learned the destination behind, if it
-		 * is one of this VNI's; else (0, or one gone) every VTEP */
-		if (ep != 0 && ep <= vteps_n(x) &&
-		    (vnis_of(&x->vtep[ep - 1]) >> mi & 1)) {
-			x->unicast[q % VX_ROWS]++;
-			send_vni(x, q, &o, m, mi, tagged, 1ull << (ep - 1));
-		} else {
+		 * is one of this VNI's; else (none, or one gone) every VTEP */
+		if (ep >= nv || !(vnis_of(&x->vtep[ep]) >> mi & 1)) {
 			send_vni(x, q, &o, m, mi, tagged, UINT64_MAX);
+			continue;
 		}
+		unicast++;
+		/* the common case here: resolved, ours to change */
+		mac = __atomic_load_n(&x->vtep[ep].mac, __ATOMIC_RELAXED);
+		if (likely((mac & VX_MAC_VALID) && own_frame(m)))
+			send_to(x, q, &o, m, ep, x->c.map[mi].vni, mac, tagged);
+		else
+			send_vni(x, q, &o, m, mi, tagged, 1ull << ep);
 	}
 	if (o.n > 0)
 		out_flush(x, q, &o);
+	x->unicast[q % VX_ROWS] += unicast;
 	return n;
 }
 
