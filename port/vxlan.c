@@ -23,7 +23,9 @@
  * chooses in 49152..65535 to 4789 with checksum 0 (RFC 7348 allows it for
  * IPv4), the VXLAN header with the I flag.  The last copy is the frame
  * itself when the switch holds its only reference (no copy at all for a
- * frame to one VTEP); a frame shared with other outputs is copied.  The
+ * frame to one VTEP); a frame shared with other outputs is copied.  Copies
+ * are the switch's mbufs, also of a frame in a big mbuf, when the frame
+ * fits one (a jumbo frame is copied in its own pool).  The
  * port takes every frame it is given: what the underlay refuses is freed
  * and counted (tx_full).  It offers no offload: the switch finishes
  * checksums and cuts TSO frames before (the outer headers have no room
@@ -320,6 +322,22 @@ static __rte_always_inline bool encap(struct rte_mbuf *m,
 	return true;
 }
 
+/* A copy of @m for one more VTEP, in the switch's mbufs when it fits one:
+ * a guest that sends TSO frames has all its frames in 64 KiB big mbufs,
+ * and a copy in @m's pool would take one of those per VTEP.  (A longer
+ * frame, a jumbo one, is copied as it came: one buffer, which an underlay
+ * without chained frames takes.) */
+static inline struct rte_mbuf *vx_copy(const struct vsw_vxlan_port *x,
+				       struct rte_mbuf *m)
+{
+	struct rte_mempool *mp = x->eth.base.mp;
+
+	if (mp == NULL || m->pkt_len + RTE_PKTMBUF_HEADROOM >
+				  (uint32_t)rte_pktmbuf_data_room_size(mp))
+		mp = m->pool;
+	return rte_pktmbuf_copy(m, mp, 0, UINT32_MAX);
+}
+
 /* @m may be changed in place: ours alone, direct, with room in front. */
 static inline bool own_frame(const struct rte_mbuf *m)
 {
@@ -409,7 +427,7 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 			return;
 		}
 		if (unlikely(!own_frame(m))) {
-			c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+			c = vx_copy(x, m);
 			rte_pktmbuf_free(m);
 			if (c == NULL) {
 				drops[VSW_VX_DROP_NO_MBUF]++;
@@ -446,7 +464,7 @@ static void send_vni(struct vsw_vxlan_port *x, uint16_t q, struct vx_out *o,
 			c = m;
 			m = NULL;
 		} else {
-			c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+			c = vx_copy(x, m);
 			if (c == NULL) {
 				drops[VSW_VX_DROP_NO_MBUF]++;
 				continue;
