@@ -229,6 +229,7 @@ static int new_device(int vid)
 	__atomic_store_n(&vp->rx_mp,
 			 wants_big(vp, features) ? vp->big_mp : p->mp,
 			 __ATOMIC_RELAXED);
+	__atomic_store_n(&vp->rx_mp_mtu, p->conf.mtu, __ATOMIC_RELAXED);
 	vp->features = features;
 	for (uint16_t q = 0; q < vp->nr_qp; q++) {
 		int fd = __atomic_exchange_n(&vp->kick_pending[q], -1,
@@ -385,6 +386,32 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 }
 
 /*
+ * Control: the port's mtu changed (port-set) while a guest is connected:
+ * the pool its frames come in follows, as its next connection would
+ * choose it (big mbufs above 1500: a jumbo frame in the switch's 2 KiB
+ * mbufs takes an external buffer from DPDK's heap or a chain).
+ */
+static void rx_pool_follow_mtu(struct vsw_vhost_port *vp)
+{
+	struct vsw_port *p = &vp->base;
+	struct rte_mempool *mp;
+
+	pthread_mutex_lock(&vsw_vhost_reg_lock);
+	if (vp->vid >= 0) {
+		mp = wants_big(vp, vp->features) ? vp->big_mp : p->mp;
+		if (mp != vp->rx_mp)
+			PORT_LOG(INFO,
+				 "%s: mtu %u: the guest's frames now "
+				 "come in %s mbufs",
+				 p->name, p->conf.mtu,
+				 mp == p->mp ? "the switch's" : "big");
+		__atomic_store_n(&vp->rx_mp, mp, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&vp->rx_mp_mtu, p->conf.mtu, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&vsw_vhost_reg_lock);
+}
+
+/*
  * Control: a guest told an MTU above the port's sends frames vsw drops
  * (drop_oversize): say so once per guest and port mtu (upkeep runs after
  * every connect and after a port-set).
@@ -396,6 +423,8 @@ static void vhost_upkeep(struct vsw_port *p)
 	uint64_t conn = __atomic_load_n(&p->connects, __ATOMIC_RELAXED);
 
 	vsw_vhost_upkeep(p);
+	if (__atomic_load_n(&vp->rx_mp_mtu, __ATOMIC_RELAXED) != p->conf.mtu)
+		rx_pool_follow_mtu(vp);
 	if (g <= p->conf.mtu ||
 	    (vp->mtu_warned == p->conf.mtu && vp->mtu_warned_conn == conn))
 		return;

@@ -121,10 +121,13 @@ struct vsw_vhost_port {
 	/* the big mbufs (env->big_mp when offloads are on, else NULL), and
 	 * the pool the guest's frames are copied into: big_mp when it
 	 * negotiated HOST_TSO4/6 or the port's mtu is over 1500, else the
-	 * port's mp; writer: vhost thread before `up` is published and
-	 * after the quiesce; readers: workers */
+	 * port's mp; writers: vhost thread before `up` is published and
+	 * after the quiesce, control (upkeep) when the port's mtu changed
+	 * under a connected guest, both under reg_lock; readers: workers
+	 * (either pool is valid: only where the next burst goes changes) */
 	struct rte_mempool *big_mp;
 	struct rte_mempool *rx_mp;
+	unsigned int rx_mp_mtu; /* the port mtu rx_mp was chosen for */
 	/* per queue pair, written by workers (atomic adds) */
 	uint64_t big_bursts[VSW_MAX_QUEUES]; /* rx bursts in big mbufs */
 	/* rx bursts in the port's mbufs because big_mp ran short */

@@ -10,7 +10,9 @@
 # The super-frames come in vsw's big mbufs (rx_pool big, big-mbufs); when
 # those run short (VSW_TEST_BIG_MBUFS_HOLD holds all but 6) they come in
 # the switch's mbufs instead (rx_big_short), still whole, and every mbuf
-# of either pool comes back.
+# of either pool comes back. A guest without TSO on a port whose mtu is
+# raised to 9000 while it is connected gets big mbufs from then on, and
+# the switch's again at 1500.
 # Functional only: no rate is asserted.
 . "$(dirname "$0")/lib.sh"
 
@@ -76,6 +78,22 @@ run_v2v mss --tcp 1460 --size 1514 --duration 1
 [ "$(guest_val mss tcp.tso)" = false ] && [ "$(guest_val mss tcp.rx_len_max)" = 1514 ] ||
 	fail "mss: $(jq -c .tcp "$T/mss.json")"
 [ "$(port_ctr a offload_rx)" = 0 ] || fail "mss: frames without offloads counted as offload_rx"
+
+note "a port-set mtu under a connected guest without TSO: the pool of its frames follows"
+start_v2v mtu --tcp 1460 --size 1514 --duration 30
+wait_for 30 "mtu: a up" port_is a up
+wait_for 10 "mtu: a's guest (no TSO) on the switch's mbufs" ctl_holds '.rx_pool == "port"' port a
+ctl port-set a mtu=9000 >/dev/null || fail "port-set a mtu=9000 failed"
+wait_for 10 "mtu 9000: a's guest on big mbufs" ctl_holds '.rx_pool == "big"' port a
+b0=$(port_ctr a rx_big_bursts)
+wait_for 10 "mtu 9000: a's frames in big mbufs" ctr_at_least a rx_big_bursts $((b0 + 1))
+ctl port-set a mtu=1500 >/dev/null || fail "port-set a mtu=1500 failed"
+wait_for 10 "mtu 1500: a's guest back on the switch's mbufs" ctl_holds '.rx_pool == "port"' port a
+kill -USR1 "$GEN" 2>/dev/null # (ends its trial early, reported)
+reap_pid "$GEN" || fail "generator mtu: $(tail -3 "$T/mtu.log")"
+[ "$(guest_val mtu rx_packets)" -gt 0 ] || fail "mtu: nothing received"
+grep -q "a: mtu 9000: the guest's frames now come in big mbufs" "$T/vsw.log" ||
+	fail "vsw did not log a's pool change"
 mbufs_back "$base"
 stop_vsw
 
