@@ -66,48 +66,6 @@ static bool any_offloads(const struct vsw_config *cfg)
 	return false;
 }
 
-/*
- * The big mbufs (big-mbufs, docs/offloads.md): one 64 KiB buffer per
- * frame of a guest that sends TSO frames, so that the vhost library
- * copies such a frame into a pooled buffer instead of an external one it
- * takes from DPDK's heap and that rte_free zeroes (a heap lock and a 64
- * KiB memset per frame on the worker).  A pool cache of 64 keeps the
- * buffers a worker reuses warm.  Without memory for it vsw runs on
- * without (external buffers, as with big-mbufs = 0).
- */
-static void setup_big_mbufs(struct vsw_ctl *ctl, struct vsw_rt *rt)
-{
-	unsigned int n = ctl->cfg.sw.big_mbufs, hold;
-
-	if (n == 0 || !any_offloads(&ctl->cfg))
-		return;
-	/* ring_mp_mc: vhost rx reads the ring's count (pool_short) */
-	rt->big_mp = rte_pktmbuf_pool_create_by_ops(
-		"vsw_big_mbufs", n, RTE_MIN(64u, n / 16), 0, UINT16_MAX,
-		(int)rte_socket_id(), "ring_mp_mc");
-	if (rt->big_mp == NULL) {
-		VSW_LOG(WARNING,
-			"no memory for %u big mbufs (big-mbufs, %u MiB): "
-			"frames longer than an mbuf take external buffers",
-			n,
-			(unsigned int)((uint64_t)n * (UINT16_MAX + 384) >> 20));
-		return;
-	}
-	hold = vsw_test_hook_n(
-		"VSW_TEST_BIG_MBUFS_HOLD",
-		"taken out of the big mbufs' pool and held:", "mbufs");
-	hold = RTE_MIN(hold, n);
-	rt->big_held = hold ? rte_calloc("vsw_big_held", hold,
-					 sizeof(*rt->big_held), 0)
-			    : NULL;
-	for (unsigned int i = 0; rt->big_held != NULL && i < hold; i++) {
-		rt->big_held[i] = rte_pktmbuf_alloc(rt->big_mp);
-		if (rt->big_held[i] == NULL)
-			break;
-		rt->n_big_held++;
-	}
-}
-
 static void free_big_mbufs(struct vsw_rt *rt)
 {
 	for (unsigned int i = 0; i < rt->n_big_held; i++)
@@ -147,7 +105,8 @@ static int setup_core(struct vsw_switch *sw)
 		return -ENOMEM;
 	}
 	rte_rcu_qsbr_init(rt->qs, RTE_MAX_LCORE);
-	setup_big_mbufs(ctl, rt);
+	if (any_offloads(&ctl->cfg))
+		vsw_ctl_big_mbufs(ctl);
 	ctl->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (ctl->wake_fd < 0)
 		return -errno;

@@ -156,6 +156,9 @@ struct vsw_port *vsw_ctl_port_by_name(const struct vsw_ctl *ctl,
 void vsw_ctl_ports_upkeep(struct vsw_ctl *ctl);
 /* What the port layer gets from the switch (mempool, hooks, settings). */
 void vsw_port_env_fill(struct vsw_ctl *ctl, struct vsw_port_env *env);
+/* The big mbufs' pool into ctl->rt->big_mp, unless made already (or
+ * big-mbufs = 0, or no memory: then a warning). */
+void vsw_ctl_big_mbufs(struct vsw_ctl *ctl);
 
 /* commit.c: the one path from a change to the state file. */
 /* Undo what an operation did (a failed commit); 0 or -errno. */

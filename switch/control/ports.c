@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "common/debug.h"
 #include "control.h"
 
 struct vsw_port *vsw_ctl_port_by_name(const struct vsw_ctl *ctl,
@@ -75,6 +79,55 @@ static void port_wake(void *arg)
 	vsw_wake_control(arg);
 }
 
+/*
+ * The big mbufs (big-mbufs, docs/offloads.md): one 64 KiB buffer per
+ * frame of a guest that sends TSO frames, so that the vhost library
+ * copies such a frame into a pooled buffer instead of an external one it
+ * takes from DPDK's heap and that rte_free zeroes (a heap lock and a 64
+ * KiB memset per frame on the worker).  A pool cache of 64 keeps the
+ * buffers a worker reuses warm.  Made once: at start when offloads are on
+ * for the switch or a port of the config file, else when the first port
+ * with offloads on is added.  Without memory for it vsw runs on without
+ * (external buffers, as with big-mbufs = 0).
+ */
+void vsw_ctl_big_mbufs(struct vsw_ctl *ctl)
+{
+	struct vsw_rt *rt = ctl->rt;
+	unsigned int n = ctl->cfg.sw.big_mbufs, hold;
+
+	if (rt->big_mp != NULL || n == 0)
+		return;
+	/* ring_mp_mc: vhost rx reads the ring's count (pool_short) */
+	rt->big_mp = rte_pktmbuf_pool_create_by_ops(
+		"vsw_big_mbufs", n, RTE_MIN(64u, n / 16), 0, UINT16_MAX,
+		(int)rte_socket_id(), "ring_mp_mc");
+	if (rt->big_mp == NULL) {
+		VSW_LOG(WARNING,
+			"no memory for %u big mbufs (big-mbufs, %u MiB): "
+			"frames longer than an mbuf take external buffers",
+			n,
+			(unsigned int)((uint64_t)n * (UINT16_MAX + 384) >> 20));
+		return;
+	}
+	VSW_LOG(INFO,
+		"%u big mbufs (64 KiB) for the frames of guests that "
+		"send TSO frames",
+		n);
+	hold = vsw_test_hook_n(
+		"VSW_TEST_BIG_MBUFS_HOLD",
+		"taken out of the big mbufs' pool and held:", "mbufs");
+	hold = RTE_MIN(hold, n);
+	rt->big_held = hold ? rte_calloc("vsw_big_held", hold,
+					 sizeof(*rt->big_held), 0)
+			    : NULL;
+	for (unsigned int i = 0; rt->big_held != NULL && i < hold; i++) {
+		rt->big_held[i] = rte_pktmbuf_alloc(rt->big_mp);
+		if (rt->big_held[i] == NULL)
+			break;
+		rt->n_big_held++;
+	}
+}
+
 void vsw_port_env_fill(struct vsw_ctl *ctl, struct vsw_port_env *env)
 {
 	memset(env, 0, sizeof(*env));
@@ -127,6 +180,13 @@ int vsw_ctl_port_add(struct vsw_ctl *ctl, const char *name, const char *kvlist,
 		snprintf(err, errlen, "no free port slot (%d ports at most)",
 			 VSW_MAX_PORTS);
 		rc = -ENOSPC;
+	}
+	if (rc == 0 && (pc.offloads == VSW_OFFLOADS_ON ||
+			(pc.offloads == VSW_OFFLOADS_DEFAULT &&
+			 ctl->cfg.sw.offloads != VSW_OFFLOADS_OFF))) {
+		/* (none made at start: the switch's offloads are off) */
+		vsw_ctl_big_mbufs(ctl);
+		env.big_mp = ctl->rt->big_mp;
 	}
 	if (rc == 0)
 		rc = vsw_port_create(&pc, (uint16_t)id, &env, &ctl->ports[id],

@@ -12,7 +12,8 @@
 # the switch's mbufs instead (rx_big_short), still whole, and every mbuf
 # of either pool comes back. A guest without TSO on a port whose mtu is
 # raised to 9000 while it is connected gets big mbufs from then on, and
-# the switch's again at 1500.
+# the switch's again at 1500. With offloads = off for the switch, the big
+# mbufs are made when the first port with offloads = on is added.
 # Functional only: no rate is asserted.
 . "$(dirname "$0")/lib.sh"
 
@@ -20,15 +21,16 @@ write_cfg() { # OFFLOADS [BIG-MBUFS]
 	CFG=$(vhost_config a b)
 	sed -i "s/^mbufs = 8191$/mbufs = 32767\noffloads = $1\nbig-mbufs = ${2:-1023}/" "$CFG"
 }
-# whole NAME: every frame NAME received is a 64294-byte super-frame
-whole() {
-	local n
+# whole NAME [RX_PORT]: every frame NAME received is a 64294-byte
+# super-frame, none cut by vsw for RX_PORT (default b)
+whole() { # NAME [RX_PORT]
+	local n rxp=${2:-b}
 	n=$(guest_val "$1" rx_packets)
 	[ "$n" -gt 0 ] || fail "$1: nothing received"
 	[ "$(guest_val "$1" tcp.rx_len_max)" = 64294 ] || fail "$1: longest frame $(guest_val "$1" tcp.rx_len_max)"
 	[ "$(guest_val "$1" tcp.payload_bytes)" = $((n * 64240)) ] ||
 		fail "$1: payload $(guest_val "$1" tcp.payload_bytes) for $n frames of 64240"
-	[ "$(port_ctr b tso_segmented)" = 0 ] || fail "$1: vsw cut frames for an LRO receiver"
+	[ "$(port_ctr "$rxp" tso_segmented)" = 0 ] || fail "$1: vsw cut frames for an LRO receiver"
 	[ "$(guest_val "$1" tcp.tx_payload_bytes)" = $(($(guest_val "$1" tx_packets) * 64240)) ] ||
 		fail "$1: tx_payload_bytes $(guest_val "$1" tcp.tx_payload_bytes)"
 }
@@ -121,6 +123,22 @@ reap_pid "$GEN" || rc=$?
 	fail "offloads = off: vswgen exited $rc: $(tail -2 "$T/off.log")"
 run_v2v offmss --tcp 1460 --size 1514 --duration 1
 [ "$(guest_val offmss rx_packets)" -gt 0 ] || fail "offloads = off: MSS-sized frames not received"
+[ "$(info_val big_mbufs_total)" = 0 ] || fail "offloads = off: big mbufs made at start"
+
+note "offloads = off, then two ports added with offloads = on: the big mbufs are made then"
+base=$(info_val mbufs_in_use)
+for p in c d; do
+	ctl port-add $p type=vhost-user "path=$RUN/$p.sock" offloads=on >/dev/null || fail "port-add $p"
+done
+[ "$(info_val big_mbufs_total)" = 1023 ] || fail "big_mbufs_total $(info_val big_mbufs_total) after port-add c offloads=on"
+grep -q "1023 big mbufs" "$T/vsw.log" || fail "vsw did not log the big mbufs"
+# shellcheck disable=SC2086
+start_v2v late --ports c d $TSO
+wait_for 30 "late: c's guest on big mbufs" ctl_holds '.rx_pool == "big"' port c
+reap_pid "$GEN" || fail "generator late: $(tail -3 "$T/late.log")"
+whole late d
+[ "$(port_ctr c rx_big_bursts)" -gt 0 ] || fail "late: c: no burst in big mbufs"
+mbufs_back "$base"
 stop_vsw
 
 # usage errors need no EAL and exit 2
