@@ -54,9 +54,7 @@ int vsw_port_create(const struct vsw_port_conf *conf, uint16_t id,
 	p->type = conf->type;
 	p->conf = *conf;
 	p->mp = env->mp;
-	p->offloads = conf->offloads == VSW_OFFLOADS_DEFAULT
-			      ? env->offloads
-			      : conf->offloads == VSW_OFFLOADS_ON;
+	p->offloads = vsw_port_offloads_on(conf, env);
 	rc = k->create(p, env, err, errlen);
 	if (rc < 0) {
 		rte_free(p);

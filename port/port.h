@@ -272,6 +272,16 @@ struct vsw_port_env {
 	void *hook_arg; /* the switch's, for both hooks */
 };
 
+/* Whether a port of @conf has offloads on: its own key, else the
+ * switch's (@env). */
+static inline bool vsw_port_offloads_on(const struct vsw_port_conf *conf,
+					const struct vsw_port_env *env)
+{
+	return conf->offloads == VSW_OFFLOADS_DEFAULT
+		       ? env->offloads
+		       : conf->offloads == VSW_OFFLOADS_ON;
+}
+
 /*
  * Create and start a port from its config.  Returns 0 or -errno, with a
  * message in @err (e.g. the devargs that failed to probe).  Control.

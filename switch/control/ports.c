@@ -181,9 +181,7 @@ int vsw_ctl_port_add(struct vsw_ctl *ctl, const char *name, const char *kvlist,
 			 VSW_MAX_PORTS);
 		rc = -ENOSPC;
 	}
-	if (rc == 0 && (pc.offloads == VSW_OFFLOADS_ON ||
-			(pc.offloads == VSW_OFFLOADS_DEFAULT &&
-			 ctl->cfg.sw.offloads != VSW_OFFLOADS_OFF))) {
+	if (rc == 0 && vsw_port_offloads_on(&pc, &env)) {
 		/* (none made at start: the switch's offloads are off) */
 		vsw_ctl_big_mbufs(ctl);
 		env.big_mp = ctl->rt->big_mp;

@@ -126,9 +126,7 @@ done
 [ "$(port_ctr e tso_segments)" -eq $(( 2 * N * 14 )) ] || fail "e: tso_segments $(port_ctr e tso_segments)"
 /usr/bin/python3 "$VSW_SRC/tests/integration/tcp_capture.py" "$T/e.pcap" $(( 2 * N * 14 + N )) $(( 2 * N * P + N * 1000 )) ||
 	fail "the kernel's capture on E"
-sleep 1
-used=$(info_val mbufs_in_use)
-[ "$used" -eq "$base" ] || fail "mbufs in use $used, $base before"
+mbufs_back "$base"
 stop_vsw
 
 note "offloads = off: the guest is offered none"

@@ -34,11 +34,6 @@ whole() { # NAME [RX_PORT]
 	[ "$(guest_val "$1" tcp.tx_payload_bytes)" = $(($(guest_val "$1" tx_packets) * 64240)) ] ||
 		fail "$1: tx_payload_bytes $(guest_val "$1" tcp.tx_payload_bytes)"
 }
-# mbufs_back BASE: every mbuf of both pools back (a second to drain)
-mbufs_back() {
-	sleep 1
-	[ "$(info_val mbufs_in_use)" -eq "$1" ] || fail "mbufs in use $(info_val mbufs_in_use), $1 before"
-}
 TSO="--tcp 1460 --size 64294 --mbuf-size 16512 --duration 1"
 
 write_cfg on

@@ -114,8 +114,8 @@ jq -e '[to_entries[] | select(.value > 0 and .key != "unresolved")] | length == 
 	fail "vx dropped frames: $drops"
 [ "$(port_ctr vm0 drop_bad_offload)" -eq 0 ] || fail "vm0: a Linux guest's offload refused"
 [ "$(port_ctr vx drop_too_big)" -eq 0 ] || fail "vx: $(port_ctr vx drop_too_big) frames over the overlay mtu"
-mbufs_back() { [ "$(info_val mbufs_in_use)" -eq "$base" ]; }
-wait_until 20 mbufs_back || fail "mbufs in use $(info_val mbufs_in_use), $base before the guests"
+mbufs_home() { [ "$(info_val mbufs_in_use)" -eq "$base" ]; }
+wait_until 20 mbufs_home || fail "mbufs in use $(info_val mbufs_in_use), $base before the guests"
 note "iperf3 through the tunnel, TCG guest (relative only): guest to K ${up_g:-?}, K to guest ${down_g:-?}"
 stop_vsw
 echo "PASS: a Linux guest's TSO frames cut and tunnelled to the kernel's VTEP, and the kernel's tunnelled TCP delivered to the guest"

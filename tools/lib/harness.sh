@@ -137,6 +137,14 @@ finish_guest() {
 	wait_guest "$1"
 }
 guest_val() { jq -r ".$2" "$T/$1.json"; }
+# mbufs_back BASE: a second to drain, then every mbuf of both pools back
+# (mbufs_in_use as it was before the traffic)
+mbufs_back() {
+	local used
+	sleep 1
+	used=$(info_val mbufs_in_use)
+	[ "$used" -eq "$1" ] || fail "mbufs in use $used, $1 before"
+}
 
 # gen_usage_errors PATTERN ARGS...: each ARGS (one string of vswgen
 # options) is a usage error: no EAL, exit 2, a message matching PATTERN
