@@ -8,14 +8,20 @@ tcp_trial). Every ratio is taken per round, then the median.
 from blocks import f, med
 
 CFG_ORDER = ["vsw-tso", "vsw-off", "ovs-tso", "ovs-off"]
-SCEN_NAME = {"v2v": "VM to VM", "v2p": "VM to ethdev (memif, no TSO)"}
+SCEN_NAME = {"v2v": "VM to VM", "v2p": "VM to ethdev (memif, no TSO)",
+             "qemu": "QEMU/TCG Linux guests, iperf3 (relative only)"}
 # (scenario, numerator, denominator, target, goal)
 GOALS = [("v2v", "vsw-tso", "vsw-off", 5.0,
           "TCP VM to VM: vsw offloads on >= 5x off"),
          ("v2v", "vsw-tso", "ovs-tso", 1.2,
           "TCP VM to VM: vsw >= 1.2x OVS with userspace TSO"),
          ("v2p", "vsw-tso", "ovs-tso", 1.2,
-          "TCP VM to ethdev: vsw >= 1.2x OVS with userspace TSO")]
+          "TCP VM to ethdev: vsw >= 1.2x OVS with userspace TSO"),
+         ("qemu", "vsw-tso", "vsw-off", 5.0,
+          "TCP Linux guests (QEMU/TCG, relative): vsw offloads on >= 5x off"),
+         ("qemu", "vsw-tso", "ovs-tso", 1.2,
+          "TCP Linux guests (QEMU/TCG, relative): vsw >= 1.2x OVS with "
+          "userspace TSO")]
 
 
 def gbps(t):
@@ -26,7 +32,7 @@ def summary(ok):
     """rows per (scenario, cfg) and per-round ratios {(scen, a, b): [..]}"""
     tt = [t for t in ok if t["block"] == "tcp"]
     rows = []
-    for sc in ("v2v", "v2p"):
+    for sc in ("v2v", "v2p", "qemu"):
         for c in CFG_ORDER:
             ts = sorted([t for t in tt if t["scenario"] == sc and
                          t["dut"] == c], key=lambda t: t["round"])

@@ -99,7 +99,9 @@ def main():
         err = genf + ".err"
         if os.path.exists(err):
             rec["error"] = open(err).read()[-600:]
-    if g is not None:
+    if g is not None and "tx_packets" not in g:  # guests' iperf3 (qemu)
+        rec["gen"] = g
+    elif g is not None:
         bursts = (g["tx_packets"] + g["tx_dropped"]) / 32.0
         rec.update({
             "rx_mpps": g["rx_mpps"], "rx_gbps": g["rx_gbps"],
@@ -128,7 +130,7 @@ def main():
         print("   %.2f Gbit/s of TCP payload, payload loss %.2f%%, longest "
               "frame "
               "received %s B; DUT %s cycles/KiB, busy %s%%" % (
-                  tcp.get("gbps", 0), tcp.get("loss_pct", 0),
+                  tcp.get("gbps", 0), tcp.get("loss_pct") or 0,
                   tcp.get("rx_len_max"),
                   "%.0f" % rec["dut_cycles_per_kib"]
                   if rec.get("dut_cycles_per_kib") else "n/a",
