@@ -90,7 +90,16 @@ const struct vsw_key vsw_keys[] = {
 		 "iteration."},
 	{"tx-retries", SW(tx_retries), .max = 32, .dflt = "4", .runtime = true,
 	 .help = "Immediate retries of what a full guest ring or NIC queue "
-		 "refused; the rest is dropped (drop_tx_full)."},
+		 "refused; the rest is held (tx-hold-us) or dropped "
+		 "(drop_tx_full)."},
+	{"tx-hold-us", SW(tx_hold_us), .max = 10000000, .dflt = "1000",
+	 .runtime = true, .note = " (0 = drop at once)",
+	 .help = "What a full guest ring or NIC queue refused stays in the "
+		 "port's tx buffer (at most burst - 1 frames) and is offered "
+		 "again on each later flush, while the port takes at least "
+		 "one frame per interval; a port that took nothing for this "
+		 "long has them dropped (drop_tx_full) and holds no more "
+		 "until it takes a frame."},
 	{"poll-mode", SW(poll_mode), .kind = VSW_KIND_CHOICE,
 	 .choices = poll_modes, .dflt = "busy", .runtime = true,
 	 .help = "busy polls at 100% CPU; adaptive sleeps when idle "

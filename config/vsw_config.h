@@ -89,6 +89,7 @@ struct vsw_switch_conf {
 	unsigned int burst;		   /* 1..VSW_BURST_MAX, default 32 */
 	unsigned int tx_flush_interval_us; /* 0 = flush every iteration */
 	unsigned int tx_retries;      /* vhost enqueue retries, default 4 */
+	unsigned int tx_hold_us;      /* refused frames held, default 1000 */
 	enum vsw_poll_mode poll_mode; /* default busy */
 	bool kick_suppression;	      /* kick-suppression, default on */
 	bool call_suppression;	      /* call-suppression, default on */

@@ -37,6 +37,9 @@
 	  "up")                                                                \
 	X(tx_flushes, CTR, "vsw_port_tx_flushes_total", "counter",             \
 	  "Transmit bursts handed to the port")                                \
+	X(tx_holds, CTR, "vsw_port_tx_holds_total", "counter",                 \
+	  "Times the port's queue was full and vsw began holding what it "     \
+	  "refused (tx-hold-us) instead of dropping it")                       \
 	X(macs_limited, CTR, "vsw_port_macs_limited_total", "counter",         \
 	  "New source MACs not learned: the port held max-macs entries "       \
 	  "(about one per frame, not per MAC)")                                \

@@ -100,6 +100,7 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "tx_flush_interval_us",
 				  cfg->sw.tx_flush_interval_us);
 	rte_tel_data_add_dict_u64(d, "tx_retries", cfg->sw.tx_retries);
+	rte_tel_data_add_dict_u64(d, "tx_hold_us", cfg->sw.tx_hold_us);
 	rte_tel_data_add_dict_string(d, "poll_mode",
 				     vsw_poll_mode_str(cfg->sw.poll_mode));
 	rte_tel_data_add_dict_string(d, "kick_suppression",

@@ -59,7 +59,8 @@
 	X(UNPOLLED, unpolled, rx,                                              \
 	  "sent on a guest queue pair above the port's queues (drained by "    \
 	  "the control thread; also counted in `rx_packets`)")                 \
-	X(TX_FULL, tx_full, tx, "output queue full after `tx-retries`")        \
+	X(TX_FULL, tx_full, tx,                                                \
+	  "output queue full after `tx-retries` and `tx-hold-us`")             \
 	X(TOO_BIG, too_big, tx,                                                \
 	  "longer than the output's mtu + 18 or its guest's buffers (1518 "    \
 	  "bytes without mergeable rx buffers), or chained for a port that "   \

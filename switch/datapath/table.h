@@ -43,6 +43,7 @@ struct vsw_params {
 	uint16_t burst;
 	uint16_t tx_retries;
 	enum vsw_poll_mode poll_mode;
+	uint64_t hold_tsc;  /* tx-hold-us in TSC cycles; 0: drop at once */
 	uint64_t flush_tsc; /* 0: flush at the end of every iteration */
 	uint64_t idle_tsc;  /* adaptive: sleep after this long idle */
 	uint32_t max_sleep_us;

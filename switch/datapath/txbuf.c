@@ -2,8 +2,27 @@
 /*
  * A port's transmit buffer leaving (txbuf.h): the port's tx, the too_big
  * frames a guest without mergeable rx buffers refuses taken out, a full
- * ring retried tx-retries times, every packet counted as sent or dropped;
- * what the port took copied to its tx capture, if one runs.
+ * ring retried tx-retries times, every packet counted as sent, held or
+ * dropped; what the port took copied to its tx capture, if one runs.
+ *
+ * Holding (tx-hold-us).  A guest whose vCPU is descheduled for a moment
+ * (an overcommitted host; two TCG guests on one CPU) leaves its rx ring
+ * full for that moment, and a TCP stream that loses a 64 KiB TSO frame
+ * there retransmits 44 segments and halves its window.  So what a full
+ * ring refuses stays in the buffer, oldest first, and is offered again
+ * at the port's next flush (the next iteration, or flush interval), as a
+ * kernel's tap queue would keep it.  Bounds, so that a guest that never
+ * drains costs little:
+ *   - at most burst - 1 frames are held (the newest beyond are dropped),
+ *     so an append always has room and a full buffer flushes at once;
+ *   - a held buffer is offered once per flush, without tx-retries;
+ *   - a port that takes nothing for tx-hold-us has what it holds
+ *     dropped (tx_full) and is `stuck`: it holds nothing more until it
+ *     takes a frame, so a dead guest costs one hold, not one per burst;
+ *   - a table change or the worker's exit flushes for good (nothing is
+ *     held into a table where the port's id may name another port).
+ * The worker does not sleep (adaptive) while it holds frames: its dirty
+ * mask is not empty.
  */
 #include <string.h>
 
@@ -23,10 +42,10 @@ static void cut(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
  * head of what is left is dropped as too_big and the rest is tried again.
  * Otherwise a short send is a full ring, retried tx-retries times.
  */
-static uint16_t send_batch(struct vsw_worker *w, const struct vsw_table *dp,
-			   struct vsw_port *p, struct rte_mbuf **pkts,
-			   uint16_t *n, struct vsw_port_ctrs *c,
-			   uint64_t *bytes)
+static uint16_t send_batch(struct vsw_worker *w, struct vsw_port *p,
+			   struct rte_mbuf **pkts, uint16_t *n,
+			   struct vsw_port_ctrs *c, uint64_t *bytes,
+			   uint16_t retries)
 {
 	uint16_t sent = p->ops->tx(p, (uint16_t)w->idx, pkts, *n);
 	uint16_t r = 0;
@@ -40,7 +59,7 @@ static uint16_t send_batch(struct vsw_worker *w, const struct vsw_table *dp,
 			cut(pkts, sent, *n);
 			(*n)--;
 			rte_pktmbuf_free(m);
-		} else if (r++ >= dp->par.tx_retries) {
+		} else if (r++ >= retries) {
 			break;
 		}
 		if (sent < *n)
@@ -67,7 +86,7 @@ static void hold(struct rte_mbuf *m)
 static __attribute__((noinline)) uint16_t
 send_captured(struct vsw_worker *w, const struct vsw_table *dp,
 	      struct vsw_port *p, struct rte_mbuf **pkts, uint16_t *n,
-	      struct vsw_port_ctrs *c, uint64_t *bytes)
+	      struct vsw_port_ctrs *c, uint64_t *bytes, uint16_t retries)
 {
 	struct rte_mbuf *held[VSW_BURST_MAX];
 	uint16_t n0 = *n, sent;
@@ -75,21 +94,57 @@ send_captured(struct vsw_worker *w, const struct vsw_table *dp,
 	memcpy(held, pkts, n0 * sizeof(*pkts));
 	for (uint16_t i = 0; i < n0; i++)
 		hold(held[i]);
-	sent = send_batch(w, dp, p, pkts, n, c, bytes);
+	sent = send_batch(w, p, pkts, n, c, bytes, retries);
 	vsw_capture_burst(dp->pp[p->id].cap_tx, w->idx, pkts, sent,
 			  VSW_CAPTURE_TX);
 	rte_pktmbuf_free_bulk(held, n0);
 	return sent;
 }
 
-/* Hand a port's buffered packets to it (txbuf.h). */
-void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
-		    uint16_t id, uint64_t now)
+/*
+ * What port @id refused, b->pkts[sent..n), at @now: held (moved to the
+ * front of the buffer, which stays dirty) or dropped.  See the top.
+ */
+static __attribute__((noinline)) void
+refused(struct vsw_worker *w, const struct vsw_table *dp, uint16_t id,
+	uint16_t sent, uint16_t n, uint64_t now, bool final)
+{
+	struct vsw_txbuf *b = &w->txb[id];
+	struct vsw_port_ctrs *c = &w->ctrs[id];
+	uint16_t keep = 0;
+
+	if (sent > 0)
+		b->stuck = false;
+	if (!final && !b->stuck && dp->par.hold_tsc != 0 && dp->par.burst > 1) {
+		if (b->held_tsc == 0)
+			c->tx_holds++;
+		if (b->held_tsc == 0 || sent > 0)
+			b->held_tsc = now;
+		if (now - b->held_tsc < dp->par.hold_tsc)
+			keep = RTE_MIN((uint16_t)(n - sent),
+				       (uint16_t)(dp->par.burst - 1));
+		else
+			b->stuck = true;
+	}
+	c->drops[VSW_DROP_TX_FULL] += n - sent - keep;
+	rte_pktmbuf_free_bulk(b->pkts + sent + keep, n - sent - keep);
+	if (keep == 0) {
+		b->held_tsc = 0;
+		return;
+	}
+	memmove(b->pkts, b->pkts + sent, keep * sizeof(*b->pkts));
+	b->n = keep;
+	w->dirty |= 1ull << id;
+}
+
+/* Hand a port's buffered packets to it (txbuf.h); @final: hold nothing. */
+static inline void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
+			      uint16_t id, uint64_t now, bool final)
 {
 	struct vsw_txbuf *b = &w->txb[id];
 	struct vsw_port_ctrs *c = &w->ctrs[id];
 	struct vsw_port *p = dp->ports[id];
-	uint16_t n = b->n, sent;
+	uint16_t n = b->n, sent, retries;
 	uint64_t bytes = 0;
 
 	b->n = 0;
@@ -100,6 +155,7 @@ void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 	if (p == NULL || !vsw_port_is_up(p)) {
 		c->drops[VSW_DROP_PORT_DOWN] += n;
 		rte_pktmbuf_free_bulk(b->pkts, n);
+		b->held_tsc = 0;
 		return;
 	}
 	c->tx_flushes++;
@@ -108,17 +164,33 @@ void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 		VSW_CHECK_MBUF(b->pkts[i], "tx");
 		bytes += b->pkts[i]->pkt_len;
 	}
+	/* a held buffer is offered once per flush */
+	retries = likely(b->held_tsc == 0) ? dp->par.tx_retries : 0;
 	/* the one test a flush pays when nobody captures */
 	if (unlikely(dp->pp[id].cap_tx != NULL))
-		sent = send_captured(w, dp, p, b->pkts, &n, c, &bytes);
+		sent = send_captured(w, dp, p, b->pkts, &n, c, &bytes, retries);
 	else
-		sent = send_batch(w, dp, p, b->pkts, &n, c, &bytes);
-	if (sent < n) {
+		sent = send_batch(w, p, b->pkts, &n, c, &bytes, retries);
+	if (unlikely(sent < n)) {
 		for (uint16_t i = sent; i < n; i++)
 			bytes -= b->pkts[i]->pkt_len;
-		c->drops[VSW_DROP_TX_FULL] += n - sent;
-		rte_pktmbuf_free_bulk(b->pkts + sent, n - sent);
+		refused(w, dp, id, sent, n, now, final);
+	} else if (unlikely(b->held_tsc != 0 || b->stuck)) {
+		b->held_tsc = 0;
+		b->stuck = false;
 	}
 	c->tx_packets += sent;
 	c->tx_bytes += bytes;
+}
+
+void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
+		    uint16_t id, uint64_t now)
+{
+	flush_port(w, dp, id, now, false);
+}
+
+void vsw_flush_port_final(struct vsw_worker *w, const struct vsw_table *dp,
+			  uint16_t id, uint64_t now)
+{
+	flush_port(w, dp, id, now, true);
 }

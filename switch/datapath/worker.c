@@ -378,6 +378,20 @@ static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 	}
 }
 
+/* Flush every buffer of @dp for good (a table change, the exit). */
+static void flush_final(struct vsw_worker *w, const struct vsw_table *dp,
+			uint64_t now)
+{
+	uint64_t d = w->dirty;
+
+	while (d != 0) {
+		uint16_t id = (uint16_t)__builtin_ctzll(d);
+
+		d &= d - 1;
+		vsw_flush_port_final(w, dp, id, now);
+	}
+}
+
 /* One pass over the worker's rx queues; returns packets received. */
 static uint32_t poll_once(struct vsw_worker *w, const struct vsw_table *dp,
 			  uint32_t now_s)
@@ -431,6 +445,12 @@ void vsw_worker_flush(struct vsw_worker *w, const struct vsw_table *dp,
 		      uint64_t now, bool all)
 {
 	flush_due(w, dp, now, all);
+}
+
+void vsw_worker_flush_final(struct vsw_worker *w, const struct vsw_table *dp,
+			    uint64_t now)
+{
+	flush_final(w, dp, now);
 }
 
 /* Arm notifications on every owned queue; returns fds to wait on. */
@@ -568,7 +588,7 @@ int vsw_worker_main(void *arg)
 		if (unlikely(gen != w->clear_seen))
 			iter_clear(w, gen);
 		if (dp != w->last_dp && w->last_dp != NULL) {
-			flush_due(w, w->last_dp, t0, true);
+			flush_final(w, w->last_dp, t0);
 			/* a queue moved here may still be armed by its last
 			 * owner's sleep (it disarms only the queues of the
 			 * table it wakes to): give it the port's setting */
@@ -597,7 +617,7 @@ int vsw_worker_main(void *arg)
 			t0 += idle_sleep(w, dp);
 	}
 	if (w->last_dp != NULL)
-		flush_due(w, w->last_dp, rte_rdtsc(), true);
+		flush_final(w, w->last_dp, rte_rdtsc());
 	rte_rcu_qsbr_thread_offline(w->rt->qs, w->lcore);
 	rte_rcu_qsbr_thread_unregister(w->rt->qs, w->lcore);
 	return 0;

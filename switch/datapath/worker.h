@@ -23,10 +23,16 @@
 /* Packets waiting to leave by one port (worker-private). */
 struct vsw_txbuf {
 	uint16_t n;
+	/* the port's hold ran out and it has taken nothing since: what it
+	 * refuses is dropped at once (txbuf.c) */
+	bool stuck;
 	/* when the port last flushed: a partial buffer waits until
 	 * tx-flush-interval-us has passed since (a quiet port's at once; an
 	 * interval set shorter applies at once too) */
 	uint64_t last_tsc;
+	/* frames are held (tx-hold-us) since the port last took one at
+	 * this TSC; 0: none held */
+	uint64_t held_tsc;
 	struct rte_mbuf *pkts[VSW_BURST_MAX];
 };
 
@@ -125,8 +131,11 @@ int vsw_worker_main(void *arg);
  */
 uint32_t vsw_worker_poll(struct vsw_worker *w, const struct vsw_table *dp,
 			 struct vsw_fdb *fdb, uint32_t now_s);
-/* Flush @w's buffers through @dp: all, or those due at TSC @now. */
+/* Flush @w's buffers through @dp: all, or those due at TSC @now.
+ * _final: every one, holding nothing (as at a table change). */
 void vsw_worker_flush(struct vsw_worker *w, const struct vsw_table *dp,
 		      uint64_t now, bool all);
+void vsw_worker_flush_final(struct vsw_worker *w, const struct vsw_table *dp,
+			    uint64_t now);
 
 #endif /* VSW_WORKER_H */

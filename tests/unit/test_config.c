@@ -72,6 +72,7 @@ static void test_init(void)
 	CHECK(cfg.sw.burst == 32);
 	CHECK(cfg.sw.tx_flush_interval_us == 0);
 	CHECK(cfg.sw.tx_retries == 4);
+	CHECK(cfg.sw.tx_hold_us == 1000);
 	CHECK(cfg.sw.poll_mode == VSW_POLL_BUSY);
 	CHECK(cfg.sw.fdb_size == 65536);
 	CHECK(cfg.sw.fdb_aging_s == 300);
@@ -315,7 +316,7 @@ static void test_unknown_keys(void)
 	CHECK(load_fails(
 		PORT0 "[switch]\nburts = 32\n",
 		"[switch] burts = \"32\": expected a [switch] key "
-		"(burst, tx-flush-interval-us, tx-retries, "
+		"(burst, tx-flush-interval-us, tx-retries, tx-hold-us, "
 		"poll-mode, kick-suppression, call-suppression, guest-calls, "
 		"idle-threshold-us, "
 		"max-sleep-us, fdb-aging-s, rebalance-interval-s, "

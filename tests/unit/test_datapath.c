@@ -699,6 +699,107 @@ static void poll_at(struct env *e, uint64_t t)
 	poll(e);
 }
 
+/* @n frames a -> b tagged @tag0.. into p0 (b learned on p1), polled at
+ * fake TSC @t. */
+static void frames_at(struct env *e, uint64_t t, unsigned int n, uint32_t tag0)
+{
+	for (unsigned int i = 0; i < n; i++)
+		push(e, 0, frame(e, mac(0xb), mac(0xa), 64, tag0 + i));
+	e->w->fake_tsc = t;
+	poll(e);
+}
+
+/*
+ * tx-hold-us on fake time (1 us = 1000 TSC cycles): what a full port
+ * refuses is held, burst - 1 frames at most (the newest beyond dropped),
+ * offered again once per flush without retries, and leaves in order when
+ * the port takes it; a port that takes nothing for the hold time has its
+ * frames dropped (tx_full) and holds no more until it takes a frame; a
+ * final flush (a table change) holds nothing; tx-hold-us 0 drops at once.
+ */
+static void test_tx_hold(void)
+{
+	const uint64_t T = 1000000, H = 50 * 1000;
+	struct env e;
+
+	setup(&e, 2);
+	e.sw.burst = 8;
+	e.sw.tx_retries = 3;
+	e.sw.tx_hold_us = 50;
+	rebuild(&e);
+	CHECK(e.dp->par.hold_tsc == H);
+	e.w->fake_tsc = T;
+	burst_to_b(&e, 0, 0);
+	drain(&e);
+	e.p[1]->tx_room = 0;
+	e.p[1]->tx_calls = 0;
+	/* five refused after a try and three retries: held, none dropped */
+	frames_at(&e, T + 10, 5, 0);
+	CHECK(e.p[1]->tx_calls == 4);
+	CHECK(e.w->txb[1].n == 5 && e.w->dirty == 1u << 1);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 0);
+	CHECK(ctrs(&e, 1)->tx_holds == 1);
+	check_counters(&e);
+	/* offered again at the next flush, once */
+	poll_at(&e, T + 20);
+	CHECK(e.p[1]->tx_calls == 5 && e.w->txb[1].n == 5);
+	/* five more: the buffer fills three times, each time the newest
+	 * frame is dropped and seven stay (0..6), offered at each flush */
+	frames_at(&e, T + 30, 5, 5);
+	CHECK(e.w->txb[1].n == 7 && e.p[1]->tx_calls == 9);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 3);
+	CHECK(ctrs(&e, 1)->tx_holds == 1);
+	check_counters(&e);
+	/* the port takes two: the oldest leave, in order; its clock restarts */
+	e.p[1]->tx_room = 2;
+	poll_at(&e, T + 40);
+	CHECK(sent(&e, 1) == 2 && e.w->txb[1].n == 5);
+	CHECK(sent_is(&e, 1, 0, mac(0xb), mac(0xa), 0) &&
+	      sent_is(&e, 1, 1, mac(0xb), mac(0xa), 1));
+	poll_at(&e, T + 40 + H - 1);
+	CHECK(e.w->txb[1].n == 5 && ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 3);
+	/* nothing taken for the hold time: dropped, and the port is stuck */
+	poll_at(&e, T + 40 + H);
+	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 8);
+	check_counters(&e);
+	/* stuck: what it refuses is dropped at once, after the retries */
+	e.p[1]->tx_calls = 0;
+	frames_at(&e, T + 2 * H, 1, 20);
+	CHECK(e.p[1]->tx_calls == 4 && e.w->txb[1].n == 0);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 9);
+	CHECK(ctrs(&e, 1)->tx_holds == 1);
+	/* it takes a frame again: holding resumes */
+	e.p[1]->tx_room = 1;
+	frames_at(&e, T + 2 * H + 10, 2, 21);
+	CHECK(sent(&e, 1) == 3 && sent_is(&e, 1, 2, mac(0xb), mac(0xa), 21));
+	CHECK(e.w->txb[1].n == 1 && ctrs(&e, 1)->tx_holds == 2);
+	check_counters(&e);
+	/* a final flush holds nothing */
+	vsw_worker_flush_final(e.w, e.dp, T + 2 * H + 20);
+	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 10);
+	/* a port that took everything holds again when next refused */
+	e.p[1]->tx_room = 0;
+	frames_at(&e, T + 2 * H + 30, 1, 30);
+	CHECK(e.w->txb[1].n == 1 && ctrs(&e, 1)->tx_holds == 3);
+	e.p[1]->tx_room = UINT32_MAX;
+	poll_at(&e, T + 2 * H + 40);
+	CHECK(sent(&e, 1) == 4 && e.w->txb[1].n == 0 && e.w->dirty == 0);
+	CHECK(e.w->txb[1].held_tsc == 0 && !e.w->txb[1].stuck);
+	/* tx-hold-us 0: dropped at once, as without holding */
+	e.sw.tx_hold_us = 0;
+	rebuild(&e);
+	e.p[1]->tx_room = 0;
+	frames_at(&e, T + 3 * H, 2, 40);
+	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 12);
+	check_counters(&e);
+	drain(&e);
+	e.w->fake_tsc = 0;
+	teardown(&e);
+}
+
 /*
  * tx-flush-interval-us on fake time (1 us = 1000 TSC cycles here): a
  * port flushes partial bursts at most once per interval, a frame to a
@@ -1847,6 +1948,7 @@ int main(void)
 	RUN(test_storm);
 	RUN(test_storm_stale);
 	RUN(test_tx_full);
+	RUN(test_tx_hold);
 	RUN(test_too_big);
 	RUN(test_port_gone);
 	RUN(test_queues);
