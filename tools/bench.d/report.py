@@ -153,6 +153,9 @@ def main():
                  machine["ovs"], machine["qemu"], machine["hugepages"],
                  machine["duration_s"], machine["rounds"],
                  machine["vsw_commit"], machine["virtio_devargs"]))
+    if machine.get("vsw_set"):
+        md[-1] += " vsw's [switch] keys set for every trial: `%s`." % (
+            machine["vsw_set"])
     md.append("DUT wait %: share of the trial the DUT's forwarding thread waited "
               "for its CPU (other processes); gen CPU %: CPU time the "
               "generator got / wall time. Undisturbed: ~0 and ~100.")
