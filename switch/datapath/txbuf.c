@@ -156,6 +156,7 @@ static inline void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 		c->drops[VSW_DROP_PORT_DOWN] += n;
 		rte_pktmbuf_free_bulk(b->pkts, n);
 		b->held_tsc = 0;
+		b->stuck = false; /* the next guest starts afresh */
 		return;
 	}
 	c->tx_flushes++;

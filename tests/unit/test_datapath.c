@@ -769,6 +769,14 @@ static void test_tx_hold(void)
 	CHECK(e.p[1]->tx_calls == 4 && e.w->txb[1].n == 0);
 	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 9);
 	CHECK(ctrs(&e, 1)->tx_holds == 1);
+	/* a port that goes down drops what it has (port_down) and is not
+	 * stuck for its next guest */
+	e.p[1]->up.up = false;
+	frames_at(&e, T + 2 * H + 1, 1, 25);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_PORT_DOWN] == 1);
+	CHECK(!e.w->txb[1].stuck && e.w->txb[1].held_tsc == 0);
+	e.p[1]->up.up = true;
+	e.w->txb[1].stuck = true; /* stuck again, as before */
 	/* it takes a frame again: holding resumes */
 	e.p[1]->tx_room = 1;
 	frames_at(&e, T + 2 * H + 10, 2, 21);
