@@ -19,8 +19,10 @@
  *   - a port that takes nothing for tx-hold-us has what it holds
  *     dropped (tx_full) and is `stuck`: it holds nothing more until it
  *     takes a frame, so a dead guest costs one hold, not one per burst;
- *   - a table change or the worker's exit flushes for good (nothing is
- *     held into a table where the port's id may name another port).
+ *   - at a table change a port keeps what it holds only if the next
+ *     table has the same port at its id (a port deleted there, or its
+ *     id given to another, holds nothing); the worker's exit holds
+ *     nothing.
  * The worker does not sleep (adaptive) while it holds frames: its dirty
  * mask is not empty.
  */
@@ -190,8 +192,14 @@ void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 	flush_port(w, dp, id, now, false);
 }
 
-void vsw_flush_port_final(struct vsw_worker *w, const struct vsw_table *dp,
-			  uint16_t id, uint64_t now)
+void vsw_flush_port_switch(struct vsw_worker *w, const struct vsw_table *dp,
+			   const struct vsw_table *next, uint16_t id,
+			   uint64_t now)
 {
-	flush_port(w, dp, id, now, true);
+	/* a port object lives as long as any table that names it: the same
+	 * pointer in both tables is the same port */
+	bool same = next != NULL && next->ports[id] != NULL &&
+		    next->ports[id] == dp->ports[id];
+
+	flush_port(w, dp, id, now, !same);
 }

@@ -29,13 +29,15 @@ static inline void drop_pkt(struct vsw_port_ctrs *c, enum vsw_drop_reason r,
 /*
  * Hand port @id's buffered packets to it at TSC @now; what it refuses is
  * held for a later flush (tx-hold-us, txbuf.c) or dropped.  Its next
- * partial flush waits until the interval has passed.  _final: nothing is
- * held (a table change, the worker's exit).
+ * partial flush waits until the interval has passed.  _switch: the last
+ * flush through @dp before the worker moves to table @next (NULL: it
+ * exits); something is held only for a port @next has at the same id.
  */
 void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 		    uint16_t id, uint64_t now);
-void vsw_flush_port_final(struct vsw_worker *w, const struct vsw_table *dp,
-			  uint16_t id, uint64_t now);
+void vsw_flush_port_switch(struct vsw_worker *w, const struct vsw_table *dp,
+			   const struct vsw_table *next, uint16_t id,
+			   uint64_t now);
 
 /* A copy @out cannot take whole: longer than its frames, or chained. */
 static inline bool too_big_for(const struct vsw_table *dp, uint16_t out,

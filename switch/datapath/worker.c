@@ -378,9 +378,10 @@ static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 	}
 }
 
-/* Flush every buffer of @dp for good (a table change, the exit). */
-static void flush_final(struct vsw_worker *w, const struct vsw_table *dp,
-			uint64_t now)
+/* Flush every buffer of @dp before moving to table @next (NULL: the
+ * exit): what a port of both keeps holding waits for @next's flushes. */
+static void flush_switch(struct vsw_worker *w, const struct vsw_table *dp,
+			 const struct vsw_table *next, uint64_t now)
 {
 	uint64_t d = w->dirty;
 
@@ -388,7 +389,7 @@ static void flush_final(struct vsw_worker *w, const struct vsw_table *dp,
 		uint16_t id = (uint16_t)__builtin_ctzll(d);
 
 		d &= d - 1;
-		vsw_flush_port_final(w, dp, id, now);
+		vsw_flush_port_switch(w, dp, next, id, now);
 	}
 }
 
@@ -447,10 +448,10 @@ void vsw_worker_flush(struct vsw_worker *w, const struct vsw_table *dp,
 	flush_due(w, dp, now, all);
 }
 
-void vsw_worker_flush_final(struct vsw_worker *w, const struct vsw_table *dp,
-			    uint64_t now)
+void vsw_worker_flush_switch(struct vsw_worker *w, const struct vsw_table *dp,
+			     const struct vsw_table *next, uint64_t now)
 {
-	flush_final(w, dp, now);
+	flush_switch(w, dp, next, now);
 }
 
 /* Arm notifications on every owned queue; returns fds to wait on. */
@@ -588,7 +589,7 @@ int vsw_worker_main(void *arg)
 		if (unlikely(gen != w->clear_seen))
 			iter_clear(w, gen);
 		if (dp != w->last_dp && w->last_dp != NULL) {
-			flush_final(w, w->last_dp, t0);
+			flush_switch(w, w->last_dp, dp, t0);
 			/* a queue moved here may still be armed by its last
 			 * owner's sleep (it disarms only the queues of the
 			 * table it wakes to): give it the port's setting */
@@ -617,7 +618,7 @@ int vsw_worker_main(void *arg)
 			t0 += idle_sleep(w, dp);
 	}
 	if (w->last_dp != NULL)
-		flush_final(w, w->last_dp, rte_rdtsc());
+		flush_switch(w, w->last_dp, NULL, rte_rdtsc());
 	rte_rcu_qsbr_thread_offline(w->rt->qs, w->lcore);
 	rte_rcu_qsbr_thread_unregister(w->rt->qs, w->lcore);
 	return 0;

@@ -132,10 +132,11 @@ int vsw_worker_main(void *arg);
 uint32_t vsw_worker_poll(struct vsw_worker *w, const struct vsw_table *dp,
 			 struct vsw_fdb *fdb, uint32_t now_s);
 /* Flush @w's buffers through @dp: all, or those due at TSC @now.
- * _final: every one, holding nothing (as at a table change). */
+ * _switch: every one, as when the worker moves to table @next (NULL: at
+ * its exit), holding only for the ports @next has at the same id. */
 void vsw_worker_flush(struct vsw_worker *w, const struct vsw_table *dp,
 		      uint64_t now, bool all);
-void vsw_worker_flush_final(struct vsw_worker *w, const struct vsw_table *dp,
-			    uint64_t now);
+void vsw_worker_flush_switch(struct vsw_worker *w, const struct vsw_table *dp,
+			     const struct vsw_table *next, uint64_t now);
 
 #endif /* VSW_WORKER_H */

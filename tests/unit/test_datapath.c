@@ -720,6 +720,7 @@ static void frames_at(struct env *e, uint64_t t, unsigned int n, uint32_t tag0)
 static void test_tx_hold(void)
 {
 	const uint64_t T = 1000000, H = 50 * 1000;
+	struct vsw_table *next;
 	struct env e;
 
 	setup(&e, 2);
@@ -783,14 +784,30 @@ static void test_tx_hold(void)
 	CHECK(sent(&e, 1) == 3 && sent_is(&e, 1, 2, mac(0xb), mac(0xa), 21));
 	CHECK(e.w->txb[1].n == 1 && ctrs(&e, 1)->tx_holds == 2);
 	check_counters(&e);
-	/* a final flush holds nothing */
-	vsw_worker_flush_final(e.w, e.dp, T + 2 * H + 20);
+	/* a table change keeps what p1 holds when the next table has p1 at
+	 * its id; not when p1 is gone from it, nor at the worker's exit */
+	next = aligned_alloc(
+		RTE_CACHE_LINE_SIZE,
+		RTE_ALIGN_CEIL(sizeof(*next), RTE_CACHE_LINE_SIZE));
+	CHECK(next != NULL);
+	memcpy(next, e.dp, sizeof(*next));
+	vsw_worker_flush_switch(e.w, e.dp, next, T + 2 * H + 15);
+	CHECK(e.w->txb[1].n == 1 && e.w->dirty == 1u << 1);
+	next->ports[1] = NULL;
+	vsw_worker_flush_switch(e.w, e.dp, next, T + 2 * H + 16);
 	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
 	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 10);
+	free(next);
+	e.p[1]->tx_room = 0;
+	frames_at(&e, T + 2 * H + 20, 1, 23);
+	CHECK(e.w->txb[1].n == 1);
+	vsw_worker_flush_switch(e.w, e.dp, NULL, T + 2 * H + 21);
+	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 11);
 	/* a port that took everything holds again when next refused */
 	e.p[1]->tx_room = 0;
 	frames_at(&e, T + 2 * H + 30, 1, 30);
-	CHECK(e.w->txb[1].n == 1 && ctrs(&e, 1)->tx_holds == 3);
+	CHECK(e.w->txb[1].n == 1 && ctrs(&e, 1)->tx_holds == 4);
 	e.p[1]->tx_room = UINT32_MAX;
 	poll_at(&e, T + 2 * H + 40);
 	CHECK(sent(&e, 1) == 4 && e.w->txb[1].n == 0 && e.w->dirty == 0);
@@ -801,7 +818,7 @@ static void test_tx_hold(void)
 	e.p[1]->tx_room = 0;
 	frames_at(&e, T + 3 * H, 2, 40);
 	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
-	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 12);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 13);
 	check_counters(&e);
 	drain(&e);
 	e.w->fake_tsc = 0;
