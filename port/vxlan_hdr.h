@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "config/vsw_config.h" /* VSW_VXLAN_UDP_PORT */
+
 /* Why the port drops a frame (its own counters, `vswctl vteps`). */
 enum vsw_vx_drop {
 	VSW_VX_DROP_NOT_IPV4,	  /* underlay: not IPv4 (nor ARP) */
@@ -52,7 +54,6 @@ extern const char *const vsw_vx_drop_names[VSW_VX_DROP_MAX];
 #define VSW_VX_IP4_HLEN 20
 #define VSW_VX_UDP_HLEN 8
 #define VSW_VX_VXLAN_HLEN 8
-#define VSW_VX_VXLAN_PORT 4789
 #define VSW_VX_IPPROTO_UDP_ 17
 
 static inline uint16_t vsw_vx_be16(const uint8_t *p)
@@ -128,7 +129,7 @@ static inline int vsw_vxlan_parse(const uint8_t *d, uint32_t data_len,
 	    data_len < VSW_VX_ETH_HLEN + ihl + VSW_VX_UDP_HLEN)
 		return VSW_VX_DROP_BAD_UDP;
 	udp = ip + ihl;
-	if (vsw_vx_be16(udp + 2) != VSW_VX_VXLAN_PORT)
+	if (vsw_vx_be16(udp + 2) != VSW_VXLAN_UDP_PORT)
 		return VSW_VX_DROP_NOT_VXLAN;
 	ulen = vsw_vx_be16(udp + 4);
 	if (ulen != tot - ihl)
