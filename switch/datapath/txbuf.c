@@ -21,8 +21,9 @@
  *     takes a frame, so a dead guest costs one hold, not one per burst;
  *   - at a table change a port keeps what it holds only if the next
  *     table has the same port at its id (a port deleted there, or its
- *     id given to another, holds nothing); the worker's exit holds
- *     nothing.
+ *     id given to another, holds nothing) and keeps every rx queue of
+ *     this worker (else a moved flow's next frames, from another worker,
+ *     could overtake the held ones); the worker's exit holds nothing.
  * The worker does not sleep (adaptive) while it holds frames: its dirty
  * mask is not empty.
  */

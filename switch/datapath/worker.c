@@ -378,13 +378,36 @@ static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 	}
 }
 
+/* Does @next keep every rx queue @dp gave worker @wi?  (A queue moved
+ * away: its flows' next frames leave from another worker, which must not
+ * overtake what this one holds.) */
+static bool queues_kept(const struct vsw_table *dp,
+			const struct vsw_table *next, unsigned int wi)
+{
+	for (uint16_t i = 0; i < dp->wk[wi].n; i++) {
+		uint16_t j = 0;
+
+		while (j < next->wk[wi].n &&
+		       (next->wk[wi].rxq[j].port != dp->wk[wi].rxq[i].port ||
+			next->wk[wi].rxq[j].q != dp->wk[wi].rxq[i].q))
+			j++;
+		if (j == next->wk[wi].n)
+			return false;
+	}
+	return true;
+}
+
 /* Flush every buffer of @dp before moving to table @next (NULL: the
- * exit): what a port of both keeps holding waits for @next's flushes. */
+ * exit): what a port of both keeps holding waits for @next's flushes,
+ * unless a queue of this worker moved away (the table rule, table.h:
+ * a moved flow is not reordered). */
 static void flush_switch(struct vsw_worker *w, const struct vsw_table *dp,
 			 const struct vsw_table *next, uint64_t now)
 {
 	uint64_t d = w->dirty;
 
+	if (next != NULL && !queues_kept(dp, next, w->idx))
+		next = NULL;
 	while (d != 0) {
 		uint16_t id = (uint16_t)__builtin_ctzll(d);
 

@@ -793,21 +793,29 @@ static void test_tx_hold(void)
 	memcpy(next, e.dp, sizeof(*next));
 	vsw_worker_flush_switch(e.w, e.dp, next, T + 2 * H + 15);
 	CHECK(e.w->txb[1].n == 1 && e.w->dirty == 1u << 1);
-	next->ports[1] = NULL;
+	/* (nor when one of the worker's rx queues moved away) */
+	next->wk[0].n--;
 	vsw_worker_flush_switch(e.w, e.dp, next, T + 2 * H + 16);
 	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
 	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 10);
+	next->wk[0].n++;
+	frames_at(&e, T + 2 * H + 16, 1, 24);
+	CHECK(e.w->txb[1].n == 1 && ctrs(&e, 1)->tx_holds == 3);
+	next->ports[1] = NULL;
+	vsw_worker_flush_switch(e.w, e.dp, next, T + 2 * H + 16);
+	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 11);
 	free(next);
 	e.p[1]->tx_room = 0;
 	frames_at(&e, T + 2 * H + 20, 1, 23);
 	CHECK(e.w->txb[1].n == 1);
 	vsw_worker_flush_switch(e.w, e.dp, NULL, T + 2 * H + 21);
 	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
-	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 11);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 12);
 	/* a port that took everything holds again when next refused */
 	e.p[1]->tx_room = 0;
 	frames_at(&e, T + 2 * H + 30, 1, 30);
-	CHECK(e.w->txb[1].n == 1 && ctrs(&e, 1)->tx_holds == 4);
+	CHECK(e.w->txb[1].n == 1 && ctrs(&e, 1)->tx_holds == 5);
 	e.p[1]->tx_room = UINT32_MAX;
 	poll_at(&e, T + 2 * H + 40);
 	CHECK(sent(&e, 1) == 4 && e.w->txb[1].n == 0 && e.w->dirty == 0);
@@ -818,7 +826,7 @@ static void test_tx_hold(void)
 	e.p[1]->tx_room = 0;
 	frames_at(&e, T + 3 * H, 2, 40);
 	CHECK(e.w->txb[1].n == 0 && e.w->dirty == 0);
-	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 13);
+	CHECK(ctrs(&e, 1)->drops[VSW_DROP_TX_FULL] == 14);
 	check_counters(&e);
 	drain(&e);
 	e.w->fake_tsc = 0;
