@@ -102,22 +102,23 @@ struct vsw_fdb *vsw_fdb_create(const struct vsw_fdb_params *p)
 	}
 	/* Twice the slots of the limit: two-choice buckets rarely overflow. */
 	nb = pow2_at_least(p->max_entries * 2 / SLOTS_PER_BUCKET);
-	f->mask = nb - 1;
+	f->h.mask = nb - 1;
 	f->lock_mask = (nb < MAX_LOCKS ? nb : MAX_LOCKS) - 1;
 	f->max = p->max_entries;
 	f->refresh_s = 1;
 	if (p->seed != 0) {
-		f->secret[0] = p->seed;
-		f->secret[1] = p->seed * 0x9e3779b97f4a7c15ull + 1;
-	} else if (getrandom(f->secret, sizeof(f->secret), 0) !=
-		   sizeof(f->secret)) {
+		f->h.secret[0] = p->seed;
+		f->h.secret[1] = p->seed * 0x9e3779b97f4a7c15ull + 1;
+	} else if (getrandom(f->h.secret, sizeof(f->h.secret), 0) !=
+		   sizeof(f->h.secret)) {
 		vsw_fdb_destroy(f);
 		errno = EIO;
 		return NULL;
 	}
-	f->b = f->p.alloc((size_t)nb * sizeof(struct bucket), f->p.alloc_arg);
+	f->h.b = f->p.alloc((size_t)nb * sizeof(struct vsw_fdb_bucket),
+			    f->p.alloc_arg);
 	f->locks = calloc(f->lock_mask + 1, 1);
-	if (f->b == NULL || f->locks == NULL) {
+	if (f->h.b == NULL || f->locks == NULL) {
 		vsw_fdb_destroy(f);
 		errno = ENOMEM;
 		return NULL;
@@ -129,8 +130,8 @@ void vsw_fdb_destroy(struct vsw_fdb *f)
 {
 	if (f == NULL)
 		return;
-	if (f->b != NULL)
-		f->p.free(f->b, f->p.alloc_arg);
+	if (f->h.b != NULL)
+		f->p.free(f->h.b, f->p.alloc_arg);
 	free(f->locks);
 	free(f);
 }
@@ -174,12 +175,19 @@ const struct vsw_fdb_cstats *vsw_fdb_cstats(const struct vsw_fdb *f)
 	return &f->cst;
 }
 
-static inline struct slot *find_in(const struct bucket *b, uint64_t key)
+/* @key's slot in @b, or NULL.  All four keys are compared before one
+ * branch: the slot a key sits in is random, so a loop that stops at the
+ * match mispredicts its exit about every other key, which at 1M MACs (a
+ * different key every frame) cost more than the compares. */
+static inline struct slot *find_in(const struct vsw_fdb_bucket *b, uint64_t key)
 {
+	unsigned int m = 0;
+
 	for (int i = 0; i < SLOTS_PER_BUCKET; i++)
-		if (__atomic_load_n(&b->s[i].key, __ATOMIC_ACQUIRE) == key)
-			return (struct slot *)&b->s[i];
-	return NULL;
+		m |= (unsigned int)(__atomic_load_n(&b->s[i].key,
+						    __ATOMIC_ACQUIRE) == key)
+		     << i;
+	return m != 0 ? (struct slot *)&b->s[__builtin_ctz(m)] : NULL;
 }
 
 /*
@@ -190,10 +198,10 @@ static inline struct slot *find_in(const struct bucket *b, uint64_t key)
 static inline struct slot *find(const struct vsw_fdb *f, uint64_t key,
 				uint32_t b1, uint32_t b2)
 {
-	struct slot *s = find_in(&f->b[b1], key);
+	struct slot *s = find_in(&f->h.b[b1], key);
 
-	if (s == NULL && ovf_of(&f->b[b1]) != 0)
-		s = find_in(&f->b[b2], key);
+	if (s == NULL && ovf_of(&f->h.b[b1]) != 0)
+		s = find_in(&f->h.b[b2], key);
 	return s;
 }
 
@@ -251,7 +259,7 @@ static void unlock_pair(struct vsw_fdb *f, uint32_t b1, uint32_t b2)
 		unlock(f, l2);
 }
 
-static struct slot *empty_in(struct bucket *b)
+static struct slot *empty_in(struct vsw_fdb_bucket *b)
 {
 	for (int i = 0; i < SLOTS_PER_BUCKET; i++)
 		if (__atomic_load_n(&b->s[i].key, __ATOMIC_RELAXED) ==
@@ -287,7 +295,7 @@ static struct slot *victim_in(struct vsw_fdb *f, uint32_t b1, uint32_t b2,
 
 	for (int k = 0; k < 2; k++) {
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
-			struct slot *s = &f->b[bs[k]].s[i];
+			struct slot *s = &f->h.b[bs[k]].s[i];
 			uint64_t val =
 				__atomic_load_n(&s->val, __ATOMIC_RELAXED);
 			uint16_t o = vsw_fdb_val_port(val);
@@ -333,10 +341,10 @@ static bool replace_locked(struct vsw_fdb *f, struct slot *s, uint32_t sb,
 	__atomic_store_n(&s->key, KEY_TOMB, __ATOMIC_RELAXED);
 	store_val(s, val);
 	if (sb != b1)
-		ovf_add(&f->b[b1], 1); /* before the key can be found */
+		ovf_add(&f->h.b[b1], 1); /* before the key can be found */
 	__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
 	if (oh != sb)
-		ovf_add(&f->b[oh], -1);
+		ovf_add(&f->h.b[oh], -1);
 	if (extra)
 		unlock(f, oh);
 	pcount_add(f, old, -1);
@@ -357,8 +365,9 @@ static bool count_one(struct vsw_fdb *f, uint32_t cap)
  * Take the empty slot @e if the table has room (up to @cap entries); @home
  * is the key's first bucket when @e is in its second, else NULL.
  */
-static bool take_empty(struct vsw_fdb *f, struct slot *e, struct bucket *home,
-		       uint64_t key, uint64_t val, uint32_t cap)
+static bool take_empty(struct vsw_fdb *f, struct slot *e,
+		       struct vsw_fdb_bucket *home, uint64_t key, uint64_t val,
+		       uint32_t cap)
 {
 	if (e == NULL || !count_one(f, cap))
 		return false;
@@ -374,7 +383,8 @@ static bool take_empty(struct vsw_fdb *f, struct slot *e, struct bucket *home,
 static inline uint32_t bucket_of(const struct vsw_fdb *f, const struct slot *s,
 				 uint32_t b1, uint32_t b2)
 {
-	return s >= f->b[b1].s && s < f->b[b1].s + SLOTS_PER_BUCKET ? b1 : b2;
+	return s >= f->h.b[b1].s && s < f->h.b[b1].s + SLOTS_PER_BUCKET ? b1
+									: b2;
 }
 
 /*
@@ -390,15 +400,15 @@ static void move_then_take(struct vsw_fdb *f, struct slot *s, uint32_t sb,
 
 	store_val(t, __atomic_load_n(&s->val, __ATOMIC_RELAXED) & ~OVF_MASK);
 	if (to != h)
-		ovf_add(&f->b[h], 1);
+		ovf_add(&f->h.b[h], 1);
 	__atomic_store_n(&t->key, k, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->key, KEY_TOMB, __ATOMIC_RELAXED);
 	store_val(s, val);
 	if (sb != b1)
-		ovf_add(&f->b[b1], 1);
+		ovf_add(&f->h.b[b1], 1);
 	__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
 	if (to == h)
-		ovf_add(&f->b[h], -1);
+		ovf_add(&f->h.b[h], -1);
 }
 
 /* kick_locked's search: the first key of bs[0], then bs[1], that can
@@ -410,7 +420,7 @@ static bool kick_one(struct vsw_fdb *f, const uint32_t bs[2], uint64_t key,
 
 	for (int j = 0; j < 2; j++) {
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
-			struct slot *s = &f->b[bs[j]].s[i], *t;
+			struct slot *s = &f->h.b[bs[j]].s[i], *t;
 			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
 			uint32_t h, o, to;
 			bool extra;
@@ -423,7 +433,7 @@ static bool kick_one(struct vsw_fdb *f, const uint32_t bs[2], uint64_t key,
 				!same_stripe(f, to, b2);
 			if (extra && !trylock(f, to))
 				continue;
-			t = empty_in(&f->b[to]);
+			t = empty_in(&f->h.b[to]);
 			if (t != NULL)
 				move_then_take(f, s, bs[j], t, to, h, b1, key,
 					       val);
@@ -477,12 +487,12 @@ static int insert_locked(struct vsw_fdb *f, uint32_t b1, uint32_t b2,
 			 uint64_t key, uint64_t val)
 {
 	uint16_t port = vsw_fdb_val_port(val);
-	struct slot *e = empty_in(&f->b[b1]), *v;
-	struct bucket *home = NULL;
+	struct slot *e = empty_in(&f->h.b[b1]), *v;
+	struct vsw_fdb_bucket *home = NULL;
 
 	if (e == NULL) {
-		e = empty_in(&f->b[b2]);
-		home = &f->b[b1];
+		e = empty_in(&f->h.b[b2]);
+		home = &f->h.b[b1];
 	}
 	if (take_empty(f, e, home, key, val, f->max))
 		return 1;
@@ -566,13 +576,12 @@ static int rewrite(struct vsw_fdb *f, struct slot *s, uint32_t b, uint64_t key,
 	return 0;
 }
 
-/* Learn with the key's buckets already computed (and maybe prefetched);
- * @owner: the port, and the endpoint behind it (vsw_fdb_owner). */
-static inline int learn_at(struct vsw_fdb *f, uint64_t key, uint32_t b1,
-			   uint32_t b2, uint16_t owner, uint32_t now,
-			   struct vsw_fdb_wstats *ws)
+/* learn_at's rest, out of line: a new key, a move, a refresh (@s: the
+ * key's slot, or NULL). */
+static __attribute__((noinline)) int
+learn_slow(struct vsw_fdb *f, uint64_t key, struct slot *s, uint32_t b1,
+	   uint32_t b2, uint16_t owner, uint32_t now, struct vsw_fdb_wstats *ws)
 {
-	struct slot *s = find(f, key, b1, b2);
 	uint16_t port = vsw_fdb_val_port(owner);
 	uint64_t old, nv;
 	uint32_t lim;
@@ -582,12 +591,6 @@ static inline int learn_at(struct vsw_fdb *f, uint64_t key, uint32_t b1,
 				 ws);
 	old = read_val(s, key);
 	if (old == 0 || (old & VSW_FDB_VAL_STATIC))
-		return 0;
-	/* the common case: same owner, fresh enough: no store, no dirty
-	 * line */
-	if (vsw_fdb_val_owner(old) == owner &&
-	    now - vsw_fdb_val_time(old) <
-		    __atomic_load_n(&f->refresh_s, __ATOMIC_RELAXED))
 		return 0;
 	lim = port < VSW_FDB_PORTS
 		      ? __atomic_load_n(&f->limit[port], __ATOMIC_RELAXED)
@@ -609,6 +612,36 @@ static inline int learn_at(struct vsw_fdb *f, uint64_t key, uint32_t b1,
 	return 0;
 }
 
+/*
+ * Learn with the key's buckets already computed (and maybe prefetched);
+ * @owner: the port, and the endpoint behind it (vsw_fdb_owner).  Inlined
+ * into the bulk loops for the common case, a known key seen again from
+ * the same owner within refresh_s: one line read, no store, no dirty line,
+ * no call (at 1M source MACs every frame is a different key, so the call
+ * and its register saves were a cost per frame).  Everything else goes to
+ * learn_slow.
+ */
+static inline __attribute__((always_inline)) int
+learn_at(struct vsw_fdb *f, uint64_t key, uint32_t b1, uint32_t b2,
+	 uint16_t owner, uint32_t now, struct vsw_fdb_wstats *ws)
+{
+	struct slot *s = find(f, key, b1, b2);
+	uint64_t old;
+
+	if (__builtin_expect(s != NULL, 1)) {
+		old = read_val(s, key);
+		if (__builtin_expect(
+			    old != 0 && !(old & VSW_FDB_VAL_STATIC) &&
+				    vsw_fdb_val_owner(old) == owner &&
+				    now - vsw_fdb_val_time(old) <
+					    __atomic_load_n(&f->refresh_s,
+							    __ATOMIC_RELAXED),
+			    1))
+			return 0;
+	}
+	return learn_slow(f, key, s, b1, b2, owner, now, ws);
+}
+
 int vsw_fdb_learn(struct vsw_fdb *f, uint64_t key, uint16_t port, uint32_t now,
 		  struct vsw_fdb_wstats *ws)
 {
@@ -626,14 +659,6 @@ void vsw_fdb_learn_bulk(struct vsw_fdb *f, const uint64_t *keys, unsigned int n,
 	for (unsigned int i = 0; i < n; i++)
 		h[i] = vsw_fdb_prefetch(f, keys[i]); /* the second: rarely */
 	vsw_fdb_learn_hashed(f, keys, h, n, port, now, ws);
-}
-
-uint64_t vsw_fdb_prefetch(const struct vsw_fdb *f, uint64_t key)
-{
-	uint64_t h = keyed_hash(f, key);
-
-	__builtin_prefetch(&f->b[(uint32_t)h & f->mask]);
-	return h;
 }
 
 void vsw_fdb_learn_hashed(struct vsw_fdb *f, const uint64_t *keys,

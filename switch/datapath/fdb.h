@@ -203,7 +203,8 @@ void vsw_fdb_learn_bulk(struct vsw_fdb *fdb, const uint64_t *keys,
  * vsw_fdb_lookup_hashed take beside the keys (n <= 256) instead of
  * hashing again.  Same rules, results and counters as the bulk forms.
  */
-uint64_t vsw_fdb_prefetch(const struct vsw_fdb *fdb, uint64_t key);
+static inline uint64_t vsw_fdb_prefetch(const struct vsw_fdb *fdb,
+					uint64_t key);
 void vsw_fdb_learn_hashed(struct vsw_fdb *fdb, const uint64_t *keys,
 			  const uint64_t *hashes, unsigned int n, uint16_t port,
 			  uint32_t now, struct vsw_fdb_wstats *ws);
@@ -272,5 +273,46 @@ struct vsw_fdb_audit {
  * and control, with no writer running.  Returns the number of problems.
  */
 unsigned int vsw_fdb_audit(const struct vsw_fdb *fdb, struct vsw_fdb_audit *a);
+
+/*
+ * What vsw_fdb_prefetch reads of a table: the first member of struct
+ * vsw_fdb (fdb_priv.h), so that the worker hashes and prefetches inline
+ * (one call per frame at 1M source MACs otherwise).
+ */
+struct vsw_fdb_bucket; /* fdb_priv.h */
+struct vsw_fdb_hot {
+	struct vsw_fdb_bucket *b; /* the buckets: 64 bytes each */
+	uint32_t mask;		  /* buckets - 1 */
+	uint64_t secret[2];	  /* hash key, random per table */
+};
+
+/*
+ * Keyed hash (not cryptographic): the key is whitened with a random
+ * secret before, and mixed with another after, a murmur3-style finalizer,
+ * so bucket indexes cannot be computed without the secret.
+ */
+static inline uint64_t vsw_fdb_hash(const struct vsw_fdb_hot *h, uint64_t x)
+{
+	x ^= h->secret[0];
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 29;
+	x += h->secret[1];
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 32;
+	return x;
+}
+
+static inline uint64_t vsw_fdb_prefetch(const struct vsw_fdb *fdb, uint64_t key)
+{
+	/* a pointer to a struct, converted, points to its first member */
+	const struct vsw_fdb_hot *h =
+		(const struct vsw_fdb_hot *)(const void *)fdb;
+	uint64_t x = vsw_fdb_hash(h, key);
+
+	__builtin_prefetch((const char *)h->b +
+			   (size_t)((uint32_t)x & h->mask) * 64);
+	return x;
+}
 
 #endif /* VSW_FDB_H */

@@ -56,7 +56,7 @@ static bool retire(struct vsw_fdb *f, uint32_t b, struct slot *s, uint64_t key,
 	if (match == NULL || match(val, arg)) {
 		__atomic_store_n(&s->key, KEY_TOMB, __ATOMIC_RELEASE);
 		if (home != b)
-			ovf_add(&f->b[home], -1);
+			ovf_add(&f->h.b[home], -1);
 		__atomic_sub_fetch(&f->count, 1, __ATOMIC_RELAXED);
 		pcount_add(f, val, -1);
 		done = true;
@@ -70,19 +70,19 @@ static void reclaim(struct vsw_fdb *f)
 {
 	if (f->p.sync != NULL)
 		f->p.sync(f->p.sync_arg);
-	for (uint32_t b = 0; b <= f->mask; b++) {
+	for (uint32_t b = 0; b <= f->h.mask; b++) {
 		bool tomb = false;
 
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++)
-			tomb |= __atomic_load_n(&f->b[b].s[i].key,
+			tomb |= __atomic_load_n(&f->h.b[b].s[i].key,
 						__ATOMIC_RELAXED) == KEY_TOMB;
 		if (!tomb)
 			continue;
 		/* under the lock: a replace in flight shows a tombstone too */
 		lock(f, b);
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++)
-			if (f->b[b].s[i].key == KEY_TOMB)
-				__atomic_store_n(&f->b[b].s[i].key, KEY_EMPTY,
+			if (f->h.b[b].s[i].key == KEY_TOMB)
+				__atomic_store_n(&f->h.b[b].s[i].key, KEY_EMPTY,
 						 __ATOMIC_RELEASE);
 		unlock(f, b);
 	}
@@ -97,9 +97,9 @@ int vsw_fdb_del(struct vsw_fdb *f, uint64_t key)
 	done = false;
 	scan_begin(f);
 	for (int i = 0; i < SLOTS_PER_BUCKET && !done; i++) {
-		done = retire(f, b1, &f->b[b1].s[i], key, NULL, NULL);
+		done = retire(f, b1, &f->h.b[b1].s[i], key, NULL, NULL);
 		if (!done)
-			done = retire(f, b2, &f->b[b2].s[i], key, NULL, NULL);
+			done = retire(f, b2, &f->h.b[b2].s[i], key, NULL, NULL);
 	}
 	scan_end(f);
 	if (!done)
@@ -115,9 +115,9 @@ static unsigned int remove_matching(struct vsw_fdb *f, match_fn match,
 	unsigned int n = 0;
 
 	scan_begin(f);
-	for (uint32_t b = 0; b <= f->mask; b++) {
+	for (uint32_t b = 0; b <= f->h.mask; b++) {
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
-			struct slot *s = &f->b[b].s[i];
+			struct slot *s = &f->h.b[b].s[i];
 			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
 
 			if (!(k & VSW_FDB_KEY_VALID))
@@ -233,9 +233,9 @@ static unsigned int evict_oldest(struct vsw_fdb *f, uint16_t port,
 	struct evict_arg a = {port, now, 0};
 	unsigned int n = 0;
 
-	for (uint32_t b = 0; b <= f->mask; b++)
+	for (uint32_t b = 0; b <= f->h.mask; b++)
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
-			const struct slot *s = &f->b[b].s[i];
+			const struct slot *s = &f->h.b[b].s[i];
 			uint64_t k = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
 			uint64_t v = __atomic_load_n(&s->val, __ATOMIC_RELAXED);
 
@@ -250,9 +250,9 @@ static unsigned int evict_oldest(struct vsw_fdb *f, uint16_t port,
 		struct evict_arg p = a;
 
 		p.min_class = a.min_class + (pass == 0 ? 1 : 0);
-		for (uint32_t b = 0; b <= f->mask && n < need; b++)
+		for (uint32_t b = 0; b <= f->h.mask && n < need; b++)
 			for (int i = 0; i < SLOTS_PER_BUCKET && n < need; i++)
-				n += retire(f, b, &f->b[b].s[i], 0,
+				n += retire(f, b, &f->h.b[b].s[i], 0,
 					    is_old_of_port, &p);
 	}
 	scan_end(f);
@@ -289,12 +289,12 @@ unsigned int vsw_fdb_trim(struct vsw_fdb *f, uint32_t now)
 unsigned int vsw_fdb_walk(const struct vsw_fdb *f, uint64_t *pos,
 			  unsigned int max, vsw_fdb_walk_fn fn, void *arg)
 {
-	uint64_t end = ((uint64_t)f->mask + 1) * SLOTS_PER_BUCKET, p;
+	uint64_t end = ((uint64_t)f->h.mask + 1) * SLOTS_PER_BUCKET, p;
 	unsigned int n = 0;
 
 	for (p = *pos; p < end && n < max; p++) {
 		const struct slot *s =
-			&f->b[p / SLOTS_PER_BUCKET].s[p % SLOTS_PER_BUCKET];
+			&f->h.b[p / SLOTS_PER_BUCKET].s[p % SLOTS_PER_BUCKET];
 		uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE), v;
 
 		if (!(k & VSW_FDB_KEY_VALID))
@@ -317,20 +317,21 @@ static unsigned int copies(const struct vsw_fdb *f, uint64_t key)
 
 	buckets_of(f, key, &b1, &b2);
 	for (int i = 0; i < SLOTS_PER_BUCKET; i++)
-		n += (f->b[b1].s[i].key == key) + (f->b[b2].s[i].key == key);
+		n += (f->h.b[b1].s[i].key == key) +
+		     (f->h.b[b2].s[i].key == key);
 	return n;
 }
 
 unsigned int vsw_fdb_audit(const struct vsw_fdb *f, struct vsw_fdb_audit *a)
 {
-	uint32_t *ovf = calloc((size_t)f->mask + 1, sizeof(*ovf));
+	uint32_t *ovf = calloc((size_t)f->h.mask + 1, sizeof(*ovf));
 
 	*a = (struct vsw_fdb_audit){0};
 	if (ovf == NULL)
 		return 1;
-	for (uint32_t b = 0; b <= f->mask; b++)
+	for (uint32_t b = 0; b <= f->h.mask; b++)
 		for (int i = 0; i < SLOTS_PER_BUCKET; i++) {
-			uint64_t k = f->b[b].s[i].key;
+			uint64_t k = f->h.b[b].s[i].key;
 			uint32_t b1, b2;
 
 			if (!(k & VSW_FDB_KEY_VALID))
@@ -343,9 +344,9 @@ unsigned int vsw_fdb_audit(const struct vsw_fdb *f, struct vsw_fdb_audit *a)
 				a->second++, ovf[b1]++;
 			a->twice += copies(f, k) > 1;
 		}
-	for (uint32_t b = 0; b <= f->mask; b++) /* (OVF_MAX stays) */
-		a->ovf_bad += ovf_of(&f->b[b]) != ovf[b] &&
-			      ovf_of(&f->b[b]) != OVF_MAX;
+	for (uint32_t b = 0; b <= f->h.mask; b++) /* (OVF_MAX stays) */
+		a->ovf_bad += ovf_of(&f->h.b[b]) != ovf[b] &&
+			      ovf_of(&f->h.b[b]) != OVF_MAX;
 	free(ovf);
 	return a->foreign + a->twice + a->ovf_bad;
 }

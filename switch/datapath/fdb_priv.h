@@ -36,21 +36,20 @@ struct slot {
 #define OVF_MAX 0xfffull
 #define OVF_MASK (OVF_MAX << OVF_SHIFT)
 
-struct bucket {
+struct vsw_fdb_bucket {
 	struct slot s[SLOTS_PER_BUCKET];
 } __attribute__((aligned(64)));
 
-_Static_assert(sizeof(struct bucket) == 64, "bucket must be a cache line");
+_Static_assert(sizeof(struct vsw_fdb_bucket) == 64,
+	       "bucket must be a cache line");
 
 struct vsw_fdb {
-	struct bucket *b;
-	uint32_t mask;	    /* buckets - 1 */
-	uint32_t lock_mask; /* locks - 1 */
-	uint32_t max;	    /* entry limit */
-	uint32_t count;	    /* atomic: entries in the table */
-	uint8_t *locks;	    /* stripe locks, test-and-set bytes */
-	uint32_t refresh_s; /* rewrite a timestamp at most this often */
-	uint64_t secret[2]; /* hash key, random per table */
+	struct vsw_fdb_hot h; /* first: vsw_fdb_prefetch (fdb.h) reads it */
+	uint32_t lock_mask;   /* locks - 1 */
+	uint32_t max;	      /* entry limit */
+	uint32_t count;	      /* atomic: entries in the table */
+	uint8_t *locks;	      /* stripe locks, test-and-set bytes */
+	uint32_t refresh_s;   /* rewrite a timestamp at most this often */
 	struct vsw_fdb_params p;
 	struct vsw_fdb_cstats cst; /* control thread only */
 	/* dynamic entries per port (atomic; writers: learners, control) */
@@ -65,31 +64,19 @@ struct vsw_fdb {
 	uint32_t limit[VSW_FDB_PORTS]; /* writer: control; 0 = none */
 };
 
-/*
- * Keyed hash (not cryptographic): the key is whitened with a random
- * secret before, and mixed with another after, a murmur3-style finalizer,
- * so bucket indexes cannot be computed without the secret.
- */
 static inline uint64_t keyed_hash(const struct vsw_fdb *f, uint64_t x)
 {
-	x ^= f->secret[0];
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 29;
-	x += f->secret[1];
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 32;
-	return x;
+	return vsw_fdb_hash(&f->h, x);
 }
 
 /* A key's two buckets from its hash (keyed_hash). */
 static inline void buckets_of_hash(const struct vsw_fdb *f, uint64_t h,
 				   uint32_t *b1, uint32_t *b2)
 {
-	*b1 = (uint32_t)h & f->mask;
-	*b2 = (uint32_t)(h >> 32) & f->mask;
+	*b1 = (uint32_t)h & f->h.mask;
+	*b2 = (uint32_t)(h >> 32) & f->h.mask;
 	if (*b2 == *b1)
-		*b2 = *b1 ^ (f->mask & 1u);
+		*b2 = *b1 ^ (f->h.mask & 1u);
 }
 
 static inline void buckets_of(const struct vsw_fdb *f, uint64_t key,
@@ -114,7 +101,7 @@ static inline void pcount_add(struct vsw_fdb *f, uint64_t val, int32_t d)
 /* The bucket a key goes to whenever it has room. */
 static inline uint32_t home_of(const struct vsw_fdb *f, uint64_t key)
 {
-	return (uint32_t)keyed_hash(f, key) & f->mask;
+	return (uint32_t)keyed_hash(f, key) & f->h.mask;
 }
 
 /* The value of @s if it still holds @key after the read, else 0. */
@@ -126,7 +113,7 @@ static inline uint64_t read_val(const struct slot *s, uint64_t key)
 }
 
 /* @b's overflow count (any thread; exact under @b's stripe lock). */
-static inline uint32_t ovf_of(const struct bucket *b)
+static inline uint32_t ovf_of(const struct vsw_fdb_bucket *b)
 {
 	return (uint32_t)(__atomic_load_n(&b->s[0].val, __ATOMIC_ACQUIRE) >>
 			  OVF_SHIFT) &
@@ -147,7 +134,7 @@ static inline void store_val(struct slot *s, uint64_t v)
 
 /* Add @d (+1, -1) to @b's overflow count; @b's stripe locked.  A count
  * at OVF_MAX stays. */
-static inline void ovf_add(struct bucket *b, int d)
+static inline void ovf_add(struct vsw_fdb_bucket *b, int d)
 {
 	uint64_t v = __atomic_load_n(&b->s[0].val, __ATOMIC_RELAXED);
 	uint64_t c = (v >> OVF_SHIFT) & OVF_MAX;
