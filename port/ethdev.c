@@ -289,25 +289,30 @@ static bool tso_unfit(const char *driver)
 }
 
 /*
- * offloads = on: the NIC fills checksums (IPv4, TCP, UDP) and cuts TCP
- * frames (TSO) when it can do all of what that takes; the datapath does
- * the rest itself.  Returns VSW_TXO_* and sets them in @conf.
+ * offloads = on: the NIC fills TCP and UDP checksums and cuts TCP frames
+ * (TSO) when it can do all of what that takes; the datapath does the rest
+ * itself.  The IPv4 header checksum is not needed for either: a frame
+ * left to the host has its own (the sender wrote it), and a TSO frame's
+ * is written by the datapath for a NIC without IPV4_CKSUM (the virtio and
+ * vmxnet3 PMDs: TSO and TCP checksums only).  Returns VSW_TXO_* and sets
+ * them in @conf.
  */
 static uint32_t tx_offloads(const struct rte_eth_dev_info *info,
 			    struct rte_eth_conf *conf)
 {
-	const uint64_t csum = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
-			      RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
-			      RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	const uint64_t capa = info->tx_offload_capa;
+	const uint64_t csum =
+		RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	const uint64_t tso = csum | RTE_ETH_TX_OFFLOAD_TCP_TSO |
 			     RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	const uint64_t ip4 = capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
+	const uint32_t ip = ip4 != 0 ? VSW_TXO_IPCSUM : 0;
 
-	if ((info->tx_offload_capa & tso) == tso &&
-	    !tso_unfit(info->driver_name)) {
-		conf->txmode.offloads |= tso;
-		return VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6;
+	if ((capa & tso) == tso && !tso_unfit(info->driver_name)) {
+		conf->txmode.offloads |= tso | ip4;
+		return VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6 | ip;
 	}
-	if ((info->tx_offload_capa & csum) == csum) {
+	if ((capa & csum) == csum) {
 		conf->txmode.offloads |= csum;
 		return VSW_TXO_CSUM;
 	}

@@ -55,6 +55,10 @@ struct rte_tel_data;
 #define VSW_TXO_CSUM (1u << 0) /* TCP/UDP frames with the checksum to fill */
 #define VSW_TXO_TSO4 (1u << 1) /* TCP/IPv4 frames of up to 64 KiB, cut by it */
 #define VSW_TXO_TSO6 (1u << 2) /* the same for TCP/IPv6 */
+/* An IPv4 TSO frame's header checksum filled by it (RTE_MBUF_F_TX_IP_CKSUM:
+ * the library for a guest, a NIC with IPV4_CKSUM); without it (the virtio
+ * and vmxnet3 PMDs: TSO, no IPv4 checksum) the datapath writes it */
+#define VSW_TXO_IPCSUM (1u << 3)
 
 /* What a port can tell about one queue pair (telemetry). */
 struct vsw_queue_info {

@@ -98,7 +98,7 @@ static uint32_t guest_tx_offloads(uint64_t f)
 		return 0; /* TSO without it is not valid virtio */
 	o |= VSW_TXO_CSUM;
 	if (f & (1ULL << VIRTIO_NET_F_GUEST_TSO4))
-		o |= VSW_TXO_TSO4;
+		o |= VSW_TXO_TSO4 | VSW_TXO_IPCSUM; /* the library fills it */
 	if (f & (1ULL << VIRTIO_NET_F_GUEST_TSO6))
 		o |= VSW_TXO_TSO6;
 	return o;

@@ -404,21 +404,56 @@ fail:
 	return rc;
 }
 
+/* Is @m's data ours alone: one reference, and a frame in an external
+ * buffer (vhost's EXTBUF for one longer than an mbuf) only when that
+ * buffer has one reference too. */
+static bool ours_alone(const struct rte_mbuf *m)
+{
+	return rte_mbuf_refcnt_read(m) == 1 &&
+	       (RTE_MBUF_DIRECT(m) ||
+		(RTE_MBUF_HAS_EXTBUF(m) &&
+		 rte_mbuf_ext_refcnt_read(m->shinfo) == 1));
+}
+
 /* @m with one reference that is ours alone (a copy from @mp when
- * shared): NULL when no mbuf was left for the copy (@m freed). A frame in
- * an external buffer (vhost's EXTBUF for one longer than an mbuf) is ours
- * when that buffer has one reference too. */
+ * shared): NULL when no mbuf was left for the copy (@m freed). */
 static struct rte_mbuf *own(struct rte_mbuf *m, struct rte_mempool *mp)
 {
 	struct rte_mbuf *c;
 
-	if (rte_mbuf_refcnt_read(m) == 1 &&
-	    (RTE_MBUF_DIRECT(m) || (RTE_MBUF_HAS_EXTBUF(m) &&
-				    rte_mbuf_ext_refcnt_read(m->shinfo) == 1)))
+	if (ours_alone(m))
 		return m;
 	c = rte_pktmbuf_copy(m, mp, 0, UINT32_MAX);
 	rte_pktmbuf_free(m);
 	return c;
+}
+
+/*
+ * An IPv4 TSO frame whole to an output that does not fill its header
+ * checksum (VSW_TXO_IPCSUM): written here and the flag cleared, since a
+ * PMD must not get RTE_MBUF_F_TX_IP_CKSUM without offering IPV4_CKSUM
+ * (ethdev's contract: rte_net_intel_cksum_prepare, which most PMDs'
+ * preparation runs, zeroes the field for a device to fill; the virtio
+ * PMD happens to write it again for a TSO frame, vmxnet3's leaves it
+ * to its device).  Ours alone first (own: a copy when the
+ * frame is shared, whose flags and bytes other outputs still use; the
+ * copy is a chain, which the caller made sure the output takes).  NULL:
+ * no mbuf for the copy, @m freed.
+ */
+static struct rte_mbuf *ip_csum_here(struct rte_mbuf *m,
+				     const struct ol_hdrs *h,
+				     struct rte_mempool *mp)
+{
+	uint8_t *ip;
+
+	m = own(m, mp);
+	if (m == NULL)
+		return NULL;
+	ip = rte_pktmbuf_mtod_offset(m, uint8_t *, h->l2);
+	put_sum(ip + 10, 0);
+	put_sum(ip + 10, rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip));
+	m->ol_flags &= ~RTE_MBUF_F_TX_IP_CKSUM;
+	return m;
 }
 
 void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
@@ -462,7 +497,14 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 	if (p->tx_refuses_big && max > VSW_SMALL_BUF_FRAME)
 		max = VSW_SMALL_BUF_FRAME;
 	if ((txo & (h.v6 ? VSW_TXO_TSO6 : VSW_TXO_TSO4)) &&
-	    hl + m->tso_segsz <= max && (m->nb_segs == 1 || op->tx_chains)) {
+	    hl + m->tso_segsz <= max && (m->nb_segs == 1 || op->tx_chains) &&
+	    (h.v6 || (txo & VSW_TXO_IPCSUM) || op->tx_chains ||
+	     ours_alone(m))) {
+		if (!h.v6 && !(txo & VSW_TXO_IPCSUM) &&
+		    (m = ip_csum_here(m, &h, mp)) == NULL) {
+			c->drops[VSW_DROP_NO_MBUF]++;
+			return;
+		}
 		vsw_append_plain(w, dp, out, m, now);
 		return;
 	}

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_ip.h>
+
 #include "datapath/offload.h"
 #include "datapath/worker.h"
 #include "fake_pool.h"
@@ -388,6 +390,64 @@ static void test_worker_tso(void)
 	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
 }
 
+/* An output that cuts TSO frames but does not fill the IPv4 header
+ * checksum (VSW_TXO_IPCSUM unset: the virtio PMD): the frame whole, its
+ * header checksum written by the datapath and RTE_MBUF_F_TX_IP_CKSUM
+ * cleared (a copy when the frame is shared); an output that fills it
+ * gets the frame as it came, flag kept. */
+static void test_worker_tso_ipcsum(void)
+{
+	static uint8_t f[MAXF];
+	const unsigned int mtu[3] = {1500, 1500, 1500};
+	const uint64_t seg_ip = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IP_CKSUM;
+	uint32_t len = tcp_frame(f, false, false, 30000, mac_b);
+	struct rte_mbuf *m, *s1, *s2;
+	const uint8_t *ip;
+	struct env e;
+
+	env_up(&e, 3, mtu);
+	e.p[1]->up.tx_offloads = VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6;
+	e.p[2]->up.tx_offloads =
+		VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6 | VSW_TXO_IPCSUM;
+	f[24] = 0xde, f[25] = 0xad; /* the IPv4 header checksum, wrong */
+	/* unknown destination: flooded to both */
+	fake_port_push(e.p[0], 0, tso(f, len, 1448));
+	poll_all(&e);
+	CHECK(e.p[1]->n_sent == 1 && e.p[2]->n_sent == 1);
+	s1 = e.p[1]->sent[0], s2 = e.p[2]->sent[0];
+	CHECK(s1 != s2 && s1->pkt_len == len && s2->pkt_len == len);
+	CHECK((s1->ol_flags & seg_ip) == RTE_MBUF_F_TX_TCP_SEG);
+	CHECK((s2->ol_flags & seg_ip) == seg_ip);
+	ip = rte_pktmbuf_mtod_offset(s1, const uint8_t *, 14);
+	CHECK(rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip) == 0);
+	ip = rte_pktmbuf_mtod_offset(s2, const uint8_t *, 14);
+	CHECK(ip[10] == 0xde && ip[11] == 0xad); /* p2 fills it */
+	CHECK(e.w->ctrs[1].tso_segmented == 0 &&
+	      e.w->ctrs[2].tso_segmented == 0);
+	fake_port_free_sent(e.p[1]);
+	fake_port_free_sent(e.p[2]);
+	/* unicast to p1: the frame itself, written in place */
+	learn_b(&e);
+	m = tso(f, len, 1448);
+	fake_port_push(e.p[0], 0, m);
+	poll_all(&e);
+	CHECK(e.p[1]->n_sent == 1 && e.p[1]->sent[0] == m);
+	CHECK((m->ol_flags & seg_ip) == RTE_MBUF_F_TX_TCP_SEG);
+	ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, 14);
+	CHECK(rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip) == 0);
+	fake_port_free_sent(e.p[1]);
+	/* IPv6 has no header checksum: whole, nothing written */
+	len = tcp_frame(f, true, false, 30000, mac_b);
+	fake_port_push(e.p[0], 0, tso(f, len, 1428));
+	poll_all(&e);
+	CHECK(e.p[1]->n_sent == 1 && e.p[1]->sent[0]->pkt_len == len);
+	CHECK(e.p[1]->sent[0]->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+	CHECK(e.w->ctrs[1].tso_segmented == 0);
+	fake_port_free_sent(e.p[1]);
+	env_down(&e, 3);
+	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
+}
+
 /* A checksum left to fill: kept for an output that takes it, filled in
  * for one that does not (a copy when the frame is shared). */
 static void test_worker_csum(void)
@@ -432,6 +492,7 @@ int main(int argc, char **argv)
 		return ref_mode();
 	RUN(test_ingress_checks);
 	RUN(test_worker_tso);
+	RUN(test_worker_tso_ipcsum);
 	RUN(test_worker_csum);
 	fake_pool_destroy(pool);
 	return TEST_EXIT();
