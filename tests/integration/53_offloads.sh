@@ -14,8 +14,7 @@
 # E and left for B.  Last, offloads = off: A is offered no TSO at all.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_veth.sh"
-PEER=$VSW_BIN/tso_peer
-[ -x "$PEER" ] || skip "tso_peer not built"
+. "$(dirname "$0")/lib_tso.sh"
 command -v tcpdump >/dev/null || skip "tcpdump is not installed (tools/deps)"
 /usr/bin/python3 -c 'import scapy' 2>/dev/null || skip "python3-scapy missing"
 
@@ -32,24 +31,6 @@ write_cfg() { # OFFLOADS
 	EOC
 }
 A=$(mac_of 40); B=$(mac_of 41); C=$(mac_of 42)
-
-peer() { # NAME SOCK -- ARGS...: a tso_peer guest; JSON in $T/NAME.json
-	local n=$1 gp=${PREFIX}p$1
-	shift 3
-	# shellcheck disable=SC2046
-	dpdk_bg "$gp" "$T/$n.json" "$T/$n.log" "$PEER" -l 0 --file-prefix "$gp" \
-		$(mem_args 256) --single-file-segments --no-pci \
-		--vdev "net_virtio_user0,path=$RUN/$n.sock,queue_size=1024" -- "$@"
-	eval "PID_$n=$BG_PID"
-}
-peer_wait() { # NAME: exit status of tso_peer NAME
-	local pid rc=0
-	pid=$(eval echo "\$PID_$1")
-	reap_pid "$pid" || rc=$?
-	rm -rf "/var/run/dpdk/${PREFIX}p$1"
-	return "$rc"
-}
-pv() { jq -r ".$2" "$T/$1.json"; }
 
 write_cfg on
 start_vsw "$CFG"

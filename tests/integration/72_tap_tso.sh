@@ -14,8 +14,7 @@
 # net_tap's TCP_TSO for both IP versions and handed the frames whole to a
 # PMD that dropped them.
 . "$(dirname "$0")/lib.sh"
-PEER=$VSW_BIN/tso_peer
-[ -x "$PEER" ] || skip "tso_peer not built"
+. "$(dirname "$0")/lib_tso.sh"
 command -v tcpdump >/dev/null || skip "tcpdump is not installed (tools/deps)"
 /usr/bin/python3 -c 'import scapy' 2>/dev/null || skip "python3-scapy missing"
 ls /usr/lib/x86_64-linux-gnu/dpdk/pmds-*/librte_net_tap.so* >/dev/null 2>&1 ||
@@ -54,22 +53,15 @@ TCPDUMP=$BG_PID
 wait_for 20 "tcpdump listening" grep -q listening "$T/tcpdump.err"
 
 A=$(mac_of 40)
-peer() { # ARGS...: a tso_peer guest on a that sends, then exits
-	local rc=0
-	# shellcheck disable=SC2046
-	dpdk_bg "${PREFIX}pa" "$T/a.json" "$T/a.log" "$PEER" -l 0 --file-prefix "${PREFIX}pa" \
-		$(mem_args 256) --single-file-segments --no-pci \
-		--vdev "net_virtio_user0,path=$RUN/a.sock,queue_size=1024" -- \
-		--send --src "$A" --dst 02:00:00:00:00:99 "$@"
-	reap_pid "$BG_PID" || rc=$?
-	rm -rf "/var/run/dpdk/${PREFIX}pa"
-	[ "$rc" -eq 0 ] || fail "tso_peer $*: exit $rc: $(tail -3 "$T/a.log")"
+send() { # ARGS...: tso_peer guest a sends, then exits
+	peer a "$RUN/a.sock" -- --send --src "$A" --dst 02:00:00:00:00:99 "$@"
+	peer_wait a || fail "tso_peer $*: exit $?: $(tail -3 "$T/a.log")"
 }
 N=20 P=19992
-peer --frames $N --payload $P --mss 1448
-peer --v6 --frames $N --payload $P --mss 1428
-peer --csum-only --frames $N --payload 1000
-peer --csum-only --v6 --frames $N --payload 1000
+send --frames $N --payload $P --mss 1448
+send --v6 --frames $N --payload $P --mss 1428
+send --csum-only --frames $N --payload 1000
+send --csum-only --v6 --frames $N --payload 1000
 want_n=$(( 2 * N * 14 + 2 * N )) want_pl=$(( 2 * N * P + 2 * N * 1000 ))
 wait_for 20 "the tap's frames" ctr_at_least t tx_packets "$want_n"
 sleep 1

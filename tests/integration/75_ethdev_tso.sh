@@ -16,29 +16,10 @@
 # Then the same with `offloads = off` on F: vsw cuts every frame into 14
 # segments for it and the receiver gets only segments.
 . "$(dirname "$0")/lib.sh"
-PEER=$VSW_BIN/tso_peer
-[ -x "$PEER" ] || skip "tso_peer not built"
+. "$(dirname "$0")/lib_tso.sh"
 
 A=$(mac_of 50) R=$(mac_of 51)
 N=40 P=19992
-
-# peer NAME VDEV ARGS...: a tso_peer on CPU 0; JSON in $T/NAME.json
-peer() {
-	local n=$1 vdev=$2 gp=${PREFIX}p$1
-	shift 2
-	# shellcheck disable=SC2046
-	dpdk_bg "$gp" "$T/$n.json" "$T/$n.log" "$PEER" -l 0 --file-prefix "$gp" \
-		$(mem_args 256) --single-file-segments --no-pci --vdev "$vdev" -- "$@"
-	eval "PID_$n=$BG_PID"
-}
-peer_wait() { # NAME: exit status of tso_peer NAME
-	local pid rc=0
-	pid=$(eval echo "\$PID_$1")
-	reap_pid "$pid" || rc=$?
-	rm -rf "/var/run/dpdk/${PREFIX}p$1"
-	return "$rc"
-}
-pv() { jq -r ".$2" "$T/$1.json"; }
 
 # round OFFLOADS: a fresh receiver and vsw; A sends N IPv4 then N IPv6
 # TSO frames to R through F
@@ -47,7 +28,7 @@ round() {
 	# (the first round's fdb-add wrote a state file, which would bring
 	# back its port f over this config: docs/configuration.md)
 	rm -f "$RUN/f.sock" "$RUN/vsw.state"
-	peer r "net_vhost0,iface=$RUN/f.sock,tso=1" --recv --seconds 30 --src "$R"
+	peer_on r "net_vhost0,iface=$RUN/f.sock,tso=1" --recv --seconds 20 --src "$R"
 	wait_for 30 "the receiver's vhost-user socket" test -S "$RUN/f.sock"
 	CFG=$(vhost_config a)
 	cat >>"$CFG" <<-EOC
@@ -71,7 +52,7 @@ round() {
 		mss=1448
 		[ -z "$v" ] || mss=1428
 		note "A sends $N TSO frames ($P B, mss $mss) ${v:-ipv4} to R behind f (offloads $off)"
-		peer a "$(virtio "$RUN/a.sock")" --send $v --frames $N --payload $P --mss $mss \
+		peer a "$RUN/a.sock" -- --send $v --frames $N --payload $P --mss $mss \
 			--src "$A" --dst "$R"
 		peer_wait a || fail "sender a: $(cat "$T/a.json" "$T/a.log" | tail -3)"
 	done
