@@ -469,6 +469,7 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 	 * pool: that may be the big mbufs (64 KiB a segment) */
 	struct rte_mempool *mp = vsw_copy_pool(dp, m);
 	struct ol_hdrs h;
+	bool ip_ours;
 	int n;
 
 	if (parse(m, &h) < 0) { /* it did at ingress: a bug, not a guest */
@@ -496,12 +497,13 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 	hl = (uint32_t)h.l2 + h.l3 + h.l4;
 	if (p->tx_refuses_big && max > VSW_SMALL_BUF_FRAME)
 		max = VSW_SMALL_BUF_FRAME;
+	/* the IPv4 header checksum ours to write (ip_csum_here): whole only
+	 * where the frame is ours or its copy, a chain, can go */
+	ip_ours = !h.v6 && !(txo & VSW_TXO_IPCSUM);
 	if ((txo & (h.v6 ? VSW_TXO_TSO6 : VSW_TXO_TSO4)) &&
 	    hl + m->tso_segsz <= max && (m->nb_segs == 1 || op->tx_chains) &&
-	    (h.v6 || (txo & VSW_TXO_IPCSUM) || op->tx_chains ||
-	     ours_alone(m))) {
-		if (!h.v6 && !(txo & VSW_TXO_IPCSUM) &&
-		    (m = ip_csum_here(m, &h, mp)) == NULL) {
+	    (!ip_ours || op->tx_chains || ours_alone(m))) {
+		if (ip_ours && (m = ip_csum_here(m, &h, mp)) == NULL) {
 			c->drops[VSW_DROP_NO_MBUF]++;
 			return;
 		}

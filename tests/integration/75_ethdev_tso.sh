@@ -17,6 +17,10 @@
 # segments for it and the receiver gets only segments.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_tso.sh"
+for pmd in net_vhost net_virtio; do
+	ls /usr/lib/x86_64-linux-gnu/dpdk/pmds-*/librte_"$pmd".so* >/dev/null 2>&1 ||
+		skip "DPDK $pmd PMD not installed"
+done
 
 A=$(mac_of 50) R=$(mac_of 51)
 N=40 P=19992

@@ -22,10 +22,11 @@ mkdir -p "$OUT"
 [[ $rounds =~ ^[1-9][0-9]*$ && $secs =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "usage: tso-nic.sh [ROUNDS] [SECS]" >&2; exit 2; }
 
-F_DEVARGS=
+# the switch's port f: DPDK's virtio PMD on the generator's net_vhost
+F_DEVARGS="net_virtio_user2,path=$RUN/f.sock,queue_size=1024"
 gen() { # TAG: the generator (its vhost-user sockets a and f in $RUN)
-	# shellcheck disable=SC2046
 	rm -f "$RUN/a.sock" "$RUN/f.sock" "$RUN/vsw.state"
+	# shellcheck disable=SC2046
 	dpdk_bg "${PREFIX}g$1" "$T/gen.json" "$T/gen.log" taskset -c 0 "$VSWGEN" -l 0 \
 		--file-prefix "${PREFIX}g$1" $(eal_mem 0 1024) --single-file-segments --no-pci \
 		--vdev "net_vhost0,iface=$RUN/f.sock,tso=1" \
@@ -33,7 +34,6 @@ gen() { # TAG: the generator (its vhost-user sockets a and f in $RUN)
 		--tx-port 1 --rx-port 0 --json --quiet --link-wait 30 --tcp 1448 \
 		--size 65000 --duration "$secs" --announce 8 --mbuf-size 16512
 	GEN=$BG_PID
-	F_DEVARGS="net_virtio_user2,path=$RUN/f.sock,queue_size=1024"
 	wait_for 30 "the generator's socket a" test -S "$RUN/a.sock"
 }
 gen_line() { # the receiver's figures
@@ -46,6 +46,7 @@ trial() { # OFFLOADS ROUND
 	printf '[switch]\nrun-dir = %s\nport-add-drivers = net_virtio_user\n[port a]\ntype = vhost-user\nmode = client\npath = %s/a.sock\n' \
 		"$RUN" "$RUN" >"$cfg"
 	# (the generator's net_vhost socket comes once a is up: f is added then)
+	# shellcheck disable=SC2046
 	vsw_launch "$PREFIX" "$T/vsw.log" $(eal_mem 0 1024) --single-file-segments \
 		--lcores 0@0,1@1 -- -c "$cfg"
 	vsw_wait_up 60 || fail "vsw did not come up: $(tail -3 "$T/vsw.log")"
