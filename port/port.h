@@ -59,6 +59,14 @@ struct rte_tel_data;
  * the library for a guest, a NIC with IPV4_CKSUM); without it (the virtio
  * and vmxnet3 PMDs: TSO, no IPv4 checksum) the datapath writes it */
 #define VSW_TXO_IPCSUM (1u << 3)
+/* IPv6 frames with extension headers before TCP/UDP too (a guest: the
+ * checksum field keeps the sender's pseudo-header sum, the library points
+ * the guest past the headers).  A NIC's driver recomputes the pseudo
+ * header from the fixed header's payload length, which counts the
+ * extension headers (DPDK's rte_net_intel_cksum_prepare, the virtio PMD's
+ * TSO fix-up): ethdev outputs get such frames cut and filled by the
+ * datapath. */
+#define VSW_TXO_IP6EXT (1u << 4)
 
 /* What a port can tell about one queue pair (telemetry). */
 struct vsw_queue_info {

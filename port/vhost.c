@@ -96,7 +96,7 @@ static uint32_t guest_tx_offloads(uint64_t f)
 
 	if (!(f & (1ULL << VIRTIO_NET_F_GUEST_CSUM)))
 		return 0; /* TSO without it is not valid virtio */
-	o |= VSW_TXO_CSUM;
+	o |= VSW_TXO_CSUM | VSW_TXO_IP6EXT;
 	if (f & (1ULL << VIRTIO_NET_F_GUEST_TSO4))
 		o |= VSW_TXO_TSO4 | VSW_TXO_IPCSUM; /* the library fills it */
 	if (f & (1ULL << VIRTIO_NET_F_GUEST_TSO6))

@@ -10,6 +10,7 @@
 #ifndef VSW_FRAME_H
 #define VSW_FRAME_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fdb.h"
@@ -59,6 +60,40 @@ vsw_frame_parse(const uint8_t *d, uint32_t len, struct vsw_frame *f)
 		return VSW_FRAME_UNICAST;
 	return vsw_frame_is_bcast(d) ? VSW_FRAME_BROADCAST
 				     : VSW_FRAME_MULTICAST;
+}
+
+/* IPv6 extension headers the switch steps over: hop-by-hop options (0),
+ * routing (43), destination options (60); each starts with its next
+ * header and its length in 8-byte units, less one. */
+static inline bool vsw_ip6_is_ext(uint8_t nh)
+{
+	return nh == 0 || nh == 43 || nh == 60;
+}
+
+/*
+ * Step over at most @max extension headers of an IPv6 packet in the @len
+ * bytes at @d, from offset @p (just after the fixed header) with @*nh the
+ * fixed header's next header.  Returns the offset of the first header not
+ * stepped over, its type in @*nh (an extension header still where the
+ * chain is longer than @max; the offset may lie past @len where the last
+ * header does), or 0 where a header's first two bytes lie past @len.
+ * @routed, unless NULL, is set where a routing header has segments left
+ * (or is too short to say): the packet's final destination is then not
+ * the fixed header's.
+ */
+static inline uint32_t vsw_ip6_skip_ext(const uint8_t *d, uint32_t p,
+					uint32_t len, uint8_t *nh,
+					unsigned int max, bool *routed)
+{
+	for (unsigned int i = 0; i < max && vsw_ip6_is_ext(*nh); i++) {
+		if (len < p + 2)
+			return 0;
+		if (routed != NULL && *nh == 43 && (len < p + 4 || d[p + 3]))
+			*routed = true;
+		*nh = d[p];
+		p += (d[p + 1] + 1u) * 8;
+	}
+	return p;
 }
 
 #endif /* VSW_FRAME_H */

@@ -11,6 +11,7 @@
 #include <rte_byteorder.h>
 #include <rte_ip.h>
 
+#include "frame.h"
 #include "offload.h"
 #include "txbuf.h"
 
@@ -60,9 +61,9 @@ static inline bool is_tag(uint16_t et)
 
 /*
  * Parse @m's headers, all of them in its first segment: Ethernet with up
- * to two VLAN tags, IPv4 (options, not a fragment) or IPv6 (no extension
- * header), then TCP (options) or UDP; the IP length within the frame.
- * 0, or -1 for anything else.
+ * to two VLAN tags, IPv4 (options, not a fragment) or IPv6 (extension
+ * headers as offload.h allows), then TCP (options) or UDP; the IP length
+ * within the frame.  0, or -1 for anything else.
  */
 static int parse(const struct rte_mbuf *m, struct ol_hdrs *h)
 {
@@ -91,11 +92,19 @@ static int parse(const struct rte_mbuf *m, struct ol_hdrs *h)
 		h->proto = ip[9];
 		h->v6 = false;
 	} else if (et == 0x86dd) {
+		uint32_t l4_at;
+		bool routed = false;
+
 		if (seg < h->l2 + IP6_HLEN || ip[0] >> 4 != 6)
 			return -1;
-		h->l3 = IP6_HLEN;
-		h->ip_len = IP6_HLEN + (uint32_t)be16(ip + 4);
 		h->proto = ip[6];
+		l4_at = vsw_ip6_skip_ext(ip, IP6_HLEN, seg - h->l2, &h->proto,
+					 VSW_OL_IP6_EXT_MAX, &routed);
+		if (l4_at == 0 || routed || vsw_ip6_is_ext(h->proto) ||
+		    l4_at > IP6_HLEN + VSW_OL_IP6_EXT_BYTES)
+			return -1;
+		h->l3 = (uint16_t)l4_at;
+		h->ip_len = IP6_HLEN + (uint32_t)be16(ip + 4);
 		h->v6 = true;
 	} else {
 		return -1;
@@ -233,15 +242,32 @@ static int sum_mbuf(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	return done == len ? 0 : -1;
 }
 
+/*
+ * The pseudo header's sum (memory order, not folded) of the packet at @ip
+ * with @len bytes of protocol @h->proto after its IP headers.  IPv6: its
+ * addresses, that length and that protocol (RFC 8200 8.1), never the
+ * fixed header's payload length and next header, which count and name
+ * extension headers (rte_ipv6_phdr_cksum takes them).
+ */
+static uint32_t pseudo_sum(const uint8_t *ip, const struct ol_hdrs *h,
+			   uint32_t len)
+{
+	if (!h->v6)
+		return rte_ipv4_phdr_cksum((const struct rte_ipv4_hdr *)ip, 0);
+	return (uint32_t)sum_bytes(ip + 8, 32) +
+	       rte_cpu_to_be_16((uint16_t)(len >> 16)) +
+	       rte_cpu_to_be_16((uint16_t)len) + rte_cpu_to_be_16(h->proto);
+}
+
 /* The TCP/UDP checksum of the L4 bytes of @m at @h, its field zero. */
 static uint16_t l4_csum(const struct rte_mbuf *m, const struct ol_hdrs *h)
 {
-	const void *ip = rte_pktmbuf_mtod_offset(m, const void *, h->l2);
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, h->l2);
 	uint32_t off = (uint32_t)h->l2 + h->l3, len = h->ip_len - h->l3;
 	uint32_t sum;
 	uint16_t raw = 0, c;
 
-	sum = h->v6 ? rte_ipv6_phdr_cksum(ip, 0) : rte_ipv4_phdr_cksum(ip, 0);
+	sum = pseudo_sum(ip, h, len);
 	if (sum_mbuf(m, off, len, &raw) < 0)
 		return 0;
 	sum += raw;
@@ -469,7 +495,7 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 	 * pool: that may be the big mbufs (64 KiB a segment) */
 	struct rte_mempool *mp = vsw_copy_pool(dp, m);
 	struct ol_hdrs h;
-	bool ip_ours;
+	bool ip_ours, ext_ok;
 	int n;
 
 	if (parse(m, &h) < 0) { /* it did at ingress: a bug, not a guest */
@@ -477,12 +503,14 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 		return;
 	}
 	m->l2_len = h.l2; /* a VLAN tag may have come or gone since */
+	/* IPv6 extension headers: only for an output that takes them */
+	ext_ok = !h.v6 || h.l3 == IP6_HLEN || (txo & VSW_TXO_IP6EXT);
 	if (!(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG)) {
 		if (too_big_for(dp, out, m)) {
 			drop_pkt(c, VSW_DROP_TOO_BIG, m);
 			return;
 		}
-		if (!(txo & VSW_TXO_CSUM)) {
+		if (!(txo & VSW_TXO_CSUM) || !ext_ok) {
 			m = own(m, mp);
 			if (m == NULL) {
 				c->drops[VSW_DROP_NO_MBUF]++;
@@ -500,7 +528,7 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 	/* the IPv4 header checksum ours to write (ip_csum_here): whole only
 	 * where the frame is ours or its copy, a chain, can go */
 	ip_ours = !h.v6 && !(txo & VSW_TXO_IPCSUM);
-	if ((txo & (h.v6 ? VSW_TXO_TSO6 : VSW_TXO_TSO4)) &&
+	if ((txo & (h.v6 ? VSW_TXO_TSO6 : VSW_TXO_TSO4)) && ext_ok &&
 	    hl + m->tso_segsz <= max && (m->nb_segs == 1 || op->tx_chains) &&
 	    (!ip_ours || op->tx_chains || ours_alone(m))) {
 		if (ip_ours && (m = ip_csum_here(m, &h, mp)) == NULL) {

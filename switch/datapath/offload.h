@@ -45,6 +45,17 @@ struct vsw_table;
  */
 #define VSW_TSO_MIN_SEGSZ 48
 
+/*
+ * IPv6 extension headers (hop-by-hop, routing, destination options)
+ * before the TCP or UDP header of an offloaded frame: at most this many,
+ * of at most VSW_OL_IP6_EXT_BYTES together, and a routing header with no
+ * segments left (the checksum's pseudo header names the final
+ * destination, which vsw takes from the IPv6 header); more, or any other
+ * (a fragment, AH, ESP): bad_offload.
+ */
+#define VSW_OL_IP6_EXT_MAX 4
+#define VSW_OL_IP6_EXT_BYTES 256
+
 /* The tx requests vsw_offload_in sets (and the worker tests) */
 #define VSW_OL_TX_MASK (RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_L4_MASK)
 

@@ -44,6 +44,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "frame.h"
 #include "stats.h"
 #include "config/vsw_config.h"
 
@@ -262,14 +263,11 @@ static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_portsec *pp,
 	      d[off + 25] == 0x02))
 		return VSW_DROP_SRC_IP_NOT_ALLOWED;
 	nh = d[off + 6];
-	for (int i = 0; i < 4 && (nh == 0 || nh == 43 || nh == 60); i++) {
-		if (len < p + 2)
-			return VSW_DROP_SRC_IP_NOT_ALLOWED;
-		nh = d[p];
-		p += (d[p + 1] + 1u) * 8;
-	}
+	p = vsw_ip6_skip_ext(d, p, len, &nh, 4, NULL);
+	if (p == 0)
+		return VSW_DROP_SRC_IP_NOT_ALLOWED;
 	/* a longer chain than is walked may hide an advertisement */
-	if (nh == 0 || nh == 43 || nh == 60)
+	if (vsw_ip6_is_ext(nh))
 		return VSW_DROP_ND_SPOOF;
 	if (nh != 58 || len <= p || (d[p] != 135 && d[p] != 136))
 		return VSW_DROP_MAX; /* not a solicitation or advertisement */

@@ -5,20 +5,26 @@
  * and checks what it is given, for tests/integration/53_offloads.sh.
  *
  *   tso_peer EAL-ARGS -- --send --dst MAC [--frames N] [--payload P]
- *                        [--mss M] [--v6] [--csum-only] [--src MAC]
+ *                        [--mss M] [--v6 | --v6-ext] [--csum-only]
+ *                        [--src MAC]
  *   tso_peer EAL-ARGS -- --recv --seconds S [--lro] [--src MAC]
  *
  * --send: N frames of P TCP payload bytes, marked for TSO at segment size
  * M (--csum-only: one frame of P <= M bytes each, the checksum left to
  * the host), every payload byte a function of its TCP sequence number,
- * 200 us apart.
+ * 200 us apart.  --v6-ext: IPv6 with a 16-byte destination options
+ * header before TCP (the virtio PMD's tx preparation then writes a wrong
+ * pseudo-header sum: DPDK's rte_net_intel_cksum_prepare takes the fixed
+ * header's next header and payload length; vsw recomputes the sum of
+ * what it cuts or fills, and a TSO guest is told the sum is left).
  * Exits 3 when the port offers no TSO (a host with offloads off).
  * --recv: announces its MAC (one broadcast frame), then receives for S
  * seconds; with --lro it asks for the host's TSO frames whole (the virtio
  * PMD then negotiates GUEST_TSO4/6 and GUEST_CSUM).  Every frame from a
  * sender is parsed and its payload checked against its sequence numbers,
  * and its IPv4 and TCP checksums verified unless the host marked them left
- * to fill.  Prints one JSON line of counts.
+ * to fill (IPv6: after hop-by-hop, routing and destination options
+ * headers).  Prints one JSON line of counts.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -41,7 +47,7 @@
 #define SEQ0 0xfffff000u /* wraps within the first frames */
 
 struct opts {
-	bool send, recv, lro, v6, csum_only;
+	bool send, recv, lro, v6, v6ext, csum_only;
 	unsigned int frames, payload, mss, seconds;
 	struct rte_ether_addr src, dst;
 };
@@ -63,6 +69,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"recv", no_argument, NULL, 'r'},
 		{"lro", no_argument, NULL, 'l'},
 		{"v6", no_argument, NULL, '6'},
+		{"v6-ext", no_argument, NULL, 'x'},
 		{"csum-only", no_argument, NULL, 'c'},
 		{"frames", required_argument, NULL, 'n'},
 		{"payload", required_argument, NULL, 'p'},
@@ -94,6 +101,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case '6':
 			o->v6 = true;
+			break;
+		case 'x':
+			o->v6 = o->v6ext = true;
 			break;
 		case 'c':
 			o->csum_only = true;
@@ -166,12 +176,20 @@ static int port_up(uint16_t port, struct rte_mempool *mp, const struct opts *o)
 	return rc == 0 ? 0 : -1;
 }
 
+#define EXT_LEN 16 /* --v6-ext: a destination options header */
+
+/* The IP headers' length: IPv4, IPv6 and its extension header */
+static uint32_t l3_len(const struct opts *o)
+{
+	return o->v6 ? 40 + (o->v6ext ? EXT_LEN : 0) : 20;
+}
+
 /* Ethernet, IPv4 (DF) or IPv6, TCP (20 bytes): returns the header length */
 static uint32_t headers(uint8_t *d, const struct opts *o, uint32_t payload,
 			uint32_t seq, uint16_t id)
 {
 	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)d;
-	uint32_t l3 = o->v6 ? 40 : 20;
+	uint32_t l3 = l3_len(o);
 	struct rte_tcp_hdr *th = (struct rte_tcp_hdr *)(d + 14 + l3);
 
 	eh->dst_addr = o->dst;
@@ -181,10 +199,18 @@ static uint32_t headers(uint8_t *d, const struct opts *o, uint32_t payload,
 	if (o->v6) {
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(d + 14);
 
-		memset(ip, 0, sizeof(*ip));
+		memset(ip, 0, l3);
 		ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
-		ip->payload_len = rte_cpu_to_be_16((uint16_t)(20 + payload));
+		ip->payload_len =
+			rte_cpu_to_be_16((uint16_t)(l3 - 40 + 20 + payload));
 		ip->proto = IPPROTO_TCP;
+		if (o->v6ext) { /* next header, length, PadN of 12 */
+			uint8_t *x = (uint8_t *)(ip + 1);
+
+			ip->proto = IPPROTO_DSTOPTS;
+			x[0] = IPPROTO_TCP, x[1] = EXT_LEN / 8 - 1;
+			x[2] = 1, x[3] = EXT_LEN - 4;
+		}
 		ip->hop_limits = 64;
 		ip->src_addr[0] = 0xfd, ip->src_addr[15] = 1;
 		ip->dst_addr[0] = 0xfd, ip->dst_addr[15] = 2;
@@ -216,7 +242,7 @@ static uint32_t headers(uint8_t *d, const struct opts *o, uint32_t payload,
 
 static int do_send(uint16_t port, struct rte_mempool *mp, const struct opts *o)
 {
-	uint32_t seq = SEQ0, l3 = o->v6 ? 40 : 20;
+	uint32_t seq = SEQ0, l3 = l3_len(o);
 	unsigned int sent = 0, tries = 0;
 
 	while (sent < o->frames && tries < 1000000) {
@@ -304,12 +330,28 @@ static void check_frame(struct rte_mbuf *m, const struct opts *o,
 		if (!left && rte_ipv4_udptcp_cksum_verify(h, th) != 0)
 			s->bad_csum++;
 	} else {
-		const struct rte_ipv6_hdr *h = (const void *)ip;
+		/* the fixed header as the pseudo header takes it: the TCP
+		 * length and protocol after the extension headers */
+		struct rte_ipv6_hdr h;
+		uint8_t nh = ip[6];
 
+		memcpy(&h, ip, sizeof(h));
 		l3 = 40;
-		pl = rte_be_to_cpu_16(h->payload_len) - 20;
+		while ((nh == 0 || nh == 43 || nh == 60) &&
+		       14 + l3 + 8 <= m->pkt_len) {
+			nh = ip[l3];
+			l3 += (ip[l3 + 1] + 1u) * 8;
+		}
+		pl = rte_be_to_cpu_16(h.payload_len) - (l3 - 40);
+		if (nh != IPPROTO_TCP || pl < 20 || 14 + l3 + 20 > m->pkt_len) {
+			s->bad_data++;
+			return;
+		}
+		h.payload_len = rte_cpu_to_be_16((uint16_t)pl);
+		h.proto = IPPROTO_TCP;
+		pl -= 20;
 		th = (const void *)(ip + l3);
-		if (!left && rte_ipv6_udptcp_cksum_verify(h, th) != 0)
+		if (!left && rte_ipv6_udptcp_cksum_verify(&h, th) != 0)
 			s->bad_csum++;
 	}
 	if (14 + l3 + 20 + pl > m->pkt_len) {
@@ -376,7 +418,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (parse_opts(argc - n, argv + n, &o) < 0) {
 		fprintf(stderr, "usage: tso_peer EAL -- --send --dst MAC "
-				"[--frames N --payload P --mss M --v6 "
+				"[--frames N --payload P --mss M --v6|--v6-ext "
 				"--csum-only --src MAC] | --recv [--lro "
 				"--seconds S --src MAC]\n");
 		return 2;

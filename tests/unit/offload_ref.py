@@ -3,11 +3,12 @@
 """vsw's TCP segmentation and checksum filling, byte for byte against
 scapy's.
 
-Builds TSO super-frames (IPv4, IPv4 with options, IPv6, VLAN-tagged,
-Q-in-Q, TCP options, FIN/PSH/CWR, a payload that is not a multiple of
-the segment size, one shorter than it) and frames whose checksum was left
-to fill (TCP and UDP, IPv4 and IPv6, a trailer after the IP packet),
-hands them to `test_offload --ref` (vsw_offload_segment,
+Builds TSO super-frames (IPv4, IPv4 with options, IPv6, IPv6 with
+extension headers, VLAN-tagged, Q-in-Q, TCP options, FIN/PSH/CWR, a
+payload that is not a multiple of the segment size, one shorter than it)
+and frames whose checksum was left to fill (TCP and UDP, IPv4 and IPv6
+with and without extension headers, a trailer after the IP packet), hands
+them to `test_offload --ref` (vsw_offload_segment,
 vsw_offload_fill_csum over chains of 512-byte mbufs) and compares what it
 prints with the segments scapy makes on its own: the payload cut at the
 segment size, IPv4 total length and ID (+1 per segment), IPv6 payload
@@ -21,7 +22,9 @@ import sys
 
 try:
     from scapy.layers.inet import IP, TCP, UDP
-    from scapy.layers.inet6 import IPv6
+    from scapy.layers.inet6 import (IPv6, IPv6ExtHdrDestOpt,
+                                    IPv6ExtHdrHopByHop, IPv6ExtHdrRouting,
+                                    PadN)
     from scapy.layers.l2 import Dot1Q, Dot1AD, Ether
     from scapy.packet import Raw
 except ImportError:
@@ -51,6 +54,21 @@ def ip4(opts=False):
 
 def ip6():
     return IPv6(src="fd00::1", dst="fd00::2", hlim=64, fl=0x12345)
+
+
+def ip6_ext(kinds):
+    """IPv6 with extension headers: "h" hop-by-hop (an 8-byte PadN),
+    "r" routing (one address, no segments left), "d" destination options
+    (a 16-byte PadN)."""
+    ip = ip6()
+    for k in kinds:
+        if k == "h":
+            ip = ip / IPv6ExtHdrHopByHop(options=[PadN(optdata=b"\0" * 4)])
+        elif k == "r":
+            ip = ip / IPv6ExtHdrRouting(addresses=["fd00::99"], segleft=0)
+        else:
+            ip = ip / IPv6ExtHdrDestOpt(options=[PadN(optdata=b"\0" * 12)])
+    return ip
 
 
 def tcp(flags="PA", opts=True):
@@ -125,6 +143,10 @@ def cases():
     yield "exact multiple", l2(0) / ip6() / tcp() / Raw(payload(4000)), 1000
     yield "64 KiB, 9000 mtu", l2(0) / ip4() / tcp() / \
         Raw(payload(65000)), 8948
+    yield "ipv6 destination options", l2(0) / ip6_ext("d") / tcp() / \
+        Raw(big), 1412
+    yield "ipv6 hop-by-hop, routing, destination options, vlan", \
+        l2(1) / ip6_ext("hrd") / tcp() / Raw(big), 1364
 
 
 def csum_cases():
@@ -135,6 +157,10 @@ def csum_cases():
     yield "udp ipv6", l2(0) / ip6() / UDP(sport=5, dport=53) / \
         Raw(payload(1000))
     yield "tcp ipv4, trailer", l2(0) / ip4() / tcp() / Raw(payload(5)), 8
+    yield "tcp ipv6 hop-by-hop", l2(0) / ip6_ext("h") / tcp() / \
+        Raw(payload(999))
+    yield "udp ipv6 routing, destination options", \
+        l2(0) / ip6_ext("rd") / UDP(sport=5, dport=53) / Raw(payload(77))
 
 
 def main():

@@ -172,6 +172,29 @@ static uint32_t tcp_frame(uint8_t *f, bool v6, bool tagged, uint32_t payload,
 	return o + payload;
 }
 
+/*
+ * @f, an untagged IPv6 frame of @len bytes (tcp_frame), with an extension
+ * header of @type and @units 8-byte units put first after the fixed
+ * header (options all Pad1; a routing header with @left segments left).
+ * Returns the new length.
+ */
+static uint32_t add_ext6(uint8_t *f, uint32_t len, uint8_t type,
+			 unsigned int units, uint8_t left)
+{
+	const uint32_t o = 14 + 40, n = units * 8;
+	uint32_t pl = (uint32_t)(f[18] << 8 | f[19]) + n;
+
+	memmove(f + o + n, f + o, len - o);
+	memset(f + o, 0, n);
+	f[o] = f[20];
+	f[o + 1] = (uint8_t)(units - 1);
+	if (type == 43)
+		f[o + 3] = left;
+	f[20] = type;
+	f[18] = (uint8_t)(pl >> 8), f[19] = (uint8_t)pl;
+	return len + n;
+}
+
 static struct rte_mbuf *tso(const uint8_t *f, uint32_t len, uint16_t segsz)
 {
 	struct rte_mbuf *m = mk(f, len);
@@ -250,6 +273,62 @@ static void test_ingress_checks(void)
 	m = mk(f, len);
 	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
 	CHECK(vsw_offload_in(m, 1518) == VSW_DROP_BAD_OFFLOAD);
+	rte_pktmbuf_free(m);
+	CHECK(pool->n_free == pool->n);
+}
+
+/* IPv6 extension headers: what offload.h allows is walked (l3_len counts
+ * it), anything else is bad_offload. */
+static void test_ingress_ip6_ext(void)
+{
+	static uint8_t f[MAXF];
+	uint32_t base = tcp_frame(f, true, false, 20000, mac_b), len;
+	struct rte_mbuf *m;
+
+	/* hop-by-hop, routing with no segments left, destination options */
+	len = add_ext6(f, base, 60, 2, 0);
+	len = add_ext6(f, len, 43, 3, 0);
+	len = add_ext6(f, len, 0, 1, 0);
+	m = tso(f, len, 1384);
+	CHECK(vsw_offload_in(m, 1518) == VSW_DROP_MAX);
+	CHECK(m->l2_len == 14 && m->l3_len == 40 + 48 && m->l4_len == 32);
+	CHECK(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+	rte_pktmbuf_free(m);
+	/* the segments' mtu rule counts them: 1385 + 14 + 88 + 32 > 1518 */
+	CHECK(in_and_free(tso(f, len, 1385), 1518) == VSW_DROP_OVERSIZE);
+	/* a fourth is walked, a fifth is not */
+	len = add_ext6(f, len, 60, 1, 0);
+	CHECK(in_and_free(tso(f, len, 1300), 1518) == VSW_DROP_MAX);
+	len = add_ext6(f, len, 60, 1, 0);
+	CHECK(in_and_free(tso(f, len, 1300), 1518) == VSW_DROP_BAD_OFFLOAD);
+	/* a routing header with segments left: its pseudo header's
+	 * destination is not the fixed header's */
+	len = add_ext6(f, tcp_frame(f, true, false, 20000, mac_b), 43, 3, 1);
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_BAD_OFFLOAD);
+	/* a fragment header; AH */
+	len = add_ext6(f, tcp_frame(f, true, false, 20000, mac_b), 44, 1, 0);
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_BAD_OFFLOAD);
+	f[20] = 51;
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_BAD_OFFLOAD);
+	/* 256 bytes of them pass, 264 do not */
+	len = add_ext6(f, tcp_frame(f, true, false, 20000, mac_b), 60, 32, 0);
+	CHECK(in_and_free(tso(f, len, 1100), 1518) == VSW_DROP_MAX);
+	len = add_ext6(f, len, 60, 1, 0);
+	CHECK(in_and_free(tso(f, len, 1100), 1518) == VSW_DROP_BAD_OFFLOAD);
+	/* one whose length runs past the packet */
+	len = add_ext6(f, tcp_frame(f, true, false, 0, mac_b), 60, 1, 0);
+	f[55] = 31;
+	m = mk(f, len);
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	CHECK(vsw_offload_in(m, 1518) == VSW_DROP_BAD_OFFLOAD);
+	rte_pktmbuf_free(m);
+	/* a checksum request through them */
+	len = add_ext6(f, tcp_frame(f, true, false, 700, mac_b), 0, 1, 0);
+	m = mk(f, len);
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	CHECK(vsw_offload_in(m, 1518) == VSW_DROP_MAX);
+	CHECK((m->ol_flags & RTE_MBUF_F_TX_L4_MASK) == RTE_MBUF_F_TX_TCP_CKSUM);
+	CHECK(m->l3_len == 48);
 	rte_pktmbuf_free(m);
 	CHECK(pool->n_free == pool->n);
 }
@@ -448,6 +527,54 @@ static void test_worker_tso_ipcsum(void)
 	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
 }
 
+/* IPv6 with extension headers: whole, or its checksum kept, only for an
+ * output that takes them (VSW_TXO_IP6EXT: a guest); an ethdev that cuts
+ * and fills IPv6 (TSO6, CSUM) gets segments and filled checksums. */
+static void test_worker_ip6_ext(void)
+{
+	static uint8_t f[MAXF];
+	const unsigned int mtu[3] = {1500, 1500, 1500};
+	const uint32_t guest = VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6 |
+			       VSW_TXO_IPCSUM | VSW_TXO_IP6EXT;
+	uint32_t len = tcp_frame(f, true, false, 30000, mac_b);
+	struct rte_mbuf *m;
+	struct env e;
+
+	env_up(&e, 3, mtu);
+	e.p[1]->up.tx_offloads = guest & ~VSW_TXO_IP6EXT;
+	e.p[2]->up.tx_offloads = guest;
+	len = add_ext6(f, len, 60, 2, 0);
+	fake_port_push(e.p[0], 0, tso(f, len, 1412));
+	poll_all(&e);
+	CHECK(e.w->ctrs[0].offload_rx == 1 && e.w->ctrs[0].flooded == 1);
+	CHECK(e.p[2]->n_sent == 1 && e.p[2]->sent[0]->pkt_len == len);
+	CHECK(e.p[2]->sent[0]->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+	CHECK(e.p[2]->sent[0]->l3_len == 56);
+	CHECK(e.p[1]->n_sent == 22); /* 30000 / 1412 */
+	CHECK(e.w->ctrs[1].tso_segmented == 1 &&
+	      e.w->ctrs[1].tso_segments == 22);
+	for (unsigned int i = 0; i < e.p[1]->n_sent; i++) {
+		CHECK(e.p[1]->sent[i]->pkt_len <= 1514);
+		CHECK(e.p[1]->sent[i]->ol_flags == 0);
+	}
+	fake_port_free_sent(e.p[1]);
+	fake_port_free_sent(e.p[2]);
+	/* a checksum to fill: filled for p1, kept for p2 */
+	len = add_ext6(f, tcp_frame(f, true, false, 900, mac_b), 0, 1, 0);
+	m = mk(f, len);
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	fake_port_push(e.p[0], 0, m);
+	poll_all(&e);
+	CHECK(e.p[1]->n_sent == 1 && e.p[2]->n_sent == 1);
+	CHECK(e.w->ctrs[1].csum_filled == 1 && e.w->ctrs[2].csum_filled == 0);
+	CHECK(e.p[1]->sent[0]->ol_flags == 0);
+	CHECK(e.p[2]->sent[0]->ol_flags & RTE_MBUF_F_TX_TCP_CKSUM);
+	fake_port_free_sent(e.p[1]);
+	fake_port_free_sent(e.p[2]);
+	env_down(&e, 3);
+	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
+}
+
 /* A checksum left to fill: kept for an output that takes it, filled in
  * for one that does not (a copy when the frame is shared). */
 static void test_worker_csum(void)
@@ -491,8 +618,10 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "--ref") == 0)
 		return ref_mode();
 	RUN(test_ingress_checks);
+	RUN(test_ingress_ip6_ext);
 	RUN(test_worker_tso);
 	RUN(test_worker_tso_ipcsum);
+	RUN(test_worker_ip6_ext);
 	RUN(test_worker_csum);
 	fake_pool_destroy(pool);
 	return TEST_EXIT();
