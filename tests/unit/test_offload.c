@@ -527,6 +527,65 @@ static void test_worker_tso_ipcsum(void)
 	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
 }
 
+/* The same output (no IPCSUM) where it takes no chains: a TSO frame in
+ * one big mbuf goes whole when it is ours alone (its header checksum
+ * written in place); shared (a flood), its copy would be a chain, so it
+ * is cut into one-mbuf segments. */
+static void test_worker_tso_ipcsum_linear(void)
+{
+	static uint8_t f[MAXF];
+	const unsigned int mtu[3] = {1500, 1500, 1500};
+	struct fake_pool *big = fake_pool_create(4, 65535);
+	uint32_t len = tcp_frame(f, false, false, 30000, mac_b);
+	struct rte_mbuf *m;
+	const uint8_t *ip;
+	struct env e;
+
+	env_up(&e, 3, mtu);
+	e.p[1]->up.tx_offloads = VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6;
+	e.p[2]->up.tx_offloads =
+		VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6 | VSW_TXO_IPCSUM;
+	e.dp->pp[1].tx_chains = false;
+	f[24] = 0xde, f[25] = 0xad;
+	/* flooded: p2 whole, p1 cut */
+	m = rte_pktmbuf_alloc(big->mp);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), f, len);
+	m->ol_flags = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	m->tso_segsz = 1448;
+	fake_port_push(e.p[0], 0, m);
+	poll_all(&e);
+	CHECK(e.p[2]->n_sent == 1 && e.p[2]->sent[0]->pkt_len == len);
+	CHECK(e.w->ctrs[1].tso_segmented == 1);
+	CHECK(e.p[1]->n_sent > 1 &&
+	      e.p[1]->n_sent == e.w->ctrs[1].tso_segments);
+	for (unsigned int i = 0; i < e.p[1]->n_sent; i++) {
+		m = e.p[1]->sent[i];
+		ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, 14);
+		CHECK(m->nb_segs == 1 && m->ol_flags == 0);
+		CHECK(rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip) == 0);
+	}
+	fake_port_free_sent(e.p[1]);
+	fake_port_free_sent(e.p[2]);
+	/* unicast to p1: ours alone, whole, written in place */
+	learn_b(&e);
+	m = rte_pktmbuf_alloc(big->mp);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), f, len);
+	m->ol_flags = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	m->tso_segsz = 1448;
+	fake_port_push(e.p[0], 0, m);
+	poll_all(&e);
+	CHECK(e.p[1]->n_sent == 1 && e.p[1]->sent[0] == m);
+	CHECK(e.w->ctrs[1].tso_segmented == 1);
+	ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, 14);
+	CHECK(rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip) == 0);
+	CHECK(!(m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM));
+	fake_port_free_sent(e.p[1]);
+	env_down(&e, 3);
+	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
+	CHECK(big->n_free == big->n && big->double_frees == 0);
+	fake_pool_destroy(big);
+}
+
 /* IPv6 with extension headers: whole, or its checksum kept, only for an
  * output that takes them (VSW_TXO_IP6EXT: a guest); an ethdev that cuts
  * and fills IPv6 (TSO6, CSUM) gets segments and filled checksums. */
@@ -621,6 +680,7 @@ int main(int argc, char **argv)
 	RUN(test_ingress_ip6_ext);
 	RUN(test_worker_tso);
 	RUN(test_worker_tso_ipcsum);
+	RUN(test_worker_tso_ipcsum_linear);
 	RUN(test_worker_ip6_ext);
 	RUN(test_worker_csum);
 	fake_pool_destroy(pool);
