@@ -469,6 +469,34 @@ static void test_worker_tso(void)
 	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
 }
 
+/* Three ports: p1 cuts TSO frames without filling the IPv4 header
+ * checksum (the virtio PMD), p2 fills it too; @f an IPv4 TSO frame of
+ * 30000 payload bytes to mac_b whose header checksum is wrong: its length */
+static uint32_t ipcsum_env(struct env *e, uint8_t *f)
+{
+	const unsigned int mtu[3] = {1500, 1500, 1500};
+	uint32_t len = tcp_frame(f, false, false, 30000, mac_b);
+
+	env_up(e, 3, mtu);
+	e->p[1]->up.tx_offloads = VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6;
+	e->p[2]->up.tx_offloads =
+		VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6 | VSW_TXO_IPCSUM;
+	f[24] = 0xde, f[25] = 0xad;
+	return len;
+}
+
+/* @f's @len bytes as a TSO frame (segment size 1448) in one mbuf of @big */
+static struct rte_mbuf *tso_linear(struct fake_pool *big, const uint8_t *f,
+				   uint32_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(big->mp);
+
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), f, len);
+	m->ol_flags = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	m->tso_segsz = 1448;
+	return m;
+}
+
 /* An output that cuts TSO frames but does not fill the IPv4 header
  * checksum (VSW_TXO_IPCSUM unset: the virtio PMD): the frame whole, its
  * header checksum written by the datapath and RTE_MBUF_F_TX_IP_CKSUM
@@ -477,18 +505,12 @@ static void test_worker_tso(void)
 static void test_worker_tso_ipcsum(void)
 {
 	static uint8_t f[MAXF];
-	const unsigned int mtu[3] = {1500, 1500, 1500};
 	const uint64_t seg_ip = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IP_CKSUM;
-	uint32_t len = tcp_frame(f, false, false, 30000, mac_b);
 	struct rte_mbuf *m, *s1, *s2;
 	const uint8_t *ip;
 	struct env e;
+	uint32_t len = ipcsum_env(&e, f);
 
-	env_up(&e, 3, mtu);
-	e.p[1]->up.tx_offloads = VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6;
-	e.p[2]->up.tx_offloads =
-		VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6 | VSW_TXO_IPCSUM;
-	f[24] = 0xde, f[25] = 0xad; /* the IPv4 header checksum, wrong */
 	/* unknown destination: flooded to both */
 	fake_port_push(e.p[0], 0, tso(f, len, 1448));
 	poll_all(&e);
@@ -534,25 +556,15 @@ static void test_worker_tso_ipcsum(void)
 static void test_worker_tso_ipcsum_linear(void)
 {
 	static uint8_t f[MAXF];
-	const unsigned int mtu[3] = {1500, 1500, 1500};
 	struct fake_pool *big = fake_pool_create(4, 65535);
-	uint32_t len = tcp_frame(f, false, false, 30000, mac_b);
 	struct rte_mbuf *m;
 	const uint8_t *ip;
 	struct env e;
+	uint32_t len = ipcsum_env(&e, f);
 
-	env_up(&e, 3, mtu);
-	e.p[1]->up.tx_offloads = VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6;
-	e.p[2]->up.tx_offloads =
-		VSW_TXO_CSUM | VSW_TXO_TSO4 | VSW_TXO_TSO6 | VSW_TXO_IPCSUM;
 	e.dp->pp[1].tx_chains = false;
-	f[24] = 0xde, f[25] = 0xad;
 	/* flooded: p2 whole, p1 cut */
-	m = rte_pktmbuf_alloc(big->mp);
-	memcpy(rte_pktmbuf_append(m, (uint16_t)len), f, len);
-	m->ol_flags = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE;
-	m->tso_segsz = 1448;
-	fake_port_push(e.p[0], 0, m);
+	fake_port_push(e.p[0], 0, tso_linear(big, f, len));
 	poll_all(&e);
 	CHECK(e.p[2]->n_sent == 1 && e.p[2]->sent[0]->pkt_len == len);
 	CHECK(e.w->ctrs[1].tso_segmented == 1);
@@ -568,10 +580,7 @@ static void test_worker_tso_ipcsum_linear(void)
 	fake_port_free_sent(e.p[2]);
 	/* unicast to p1: ours alone, whole, written in place */
 	learn_b(&e);
-	m = rte_pktmbuf_alloc(big->mp);
-	memcpy(rte_pktmbuf_append(m, (uint16_t)len), f, len);
-	m->ol_flags = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE;
-	m->tso_segsz = 1448;
+	m = tso_linear(big, f, len);
 	fake_port_push(e.p[0], 0, m);
 	poll_all(&e);
 	CHECK(e.p[1]->n_sent == 1 && e.p[1]->sent[0] == m);
