@@ -77,19 +77,14 @@ static inline bool vsw_ip6_is_ext(uint8_t nh)
  * stepped over, its type in @*nh (an extension header still where the
  * chain is longer than @max; the offset may lie past @len where the last
  * header does), or 0 where a header's first two bytes lie past @len.
- * @routed, unless NULL, is set where a routing header has segments left
- * (or is too short to say): the packet's final destination is then not
- * the fixed header's.
  */
 static inline uint32_t vsw_ip6_skip_ext(const uint8_t *d, uint32_t p,
 					uint32_t len, uint8_t *nh,
-					unsigned int max, bool *routed)
+					unsigned int max)
 {
 	for (unsigned int i = 0; i < max && vsw_ip6_is_ext(*nh); i++) {
 		if (len < p + 2)
 			return 0;
-		if (routed != NULL && *nh == 43 && (len < p + 4 || d[p + 3]))
-			*routed = true;
 		*nh = d[p];
 		p += (d[p + 1] + 1u) * 8;
 	}

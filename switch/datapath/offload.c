@@ -35,6 +35,9 @@ struct ol_hdrs {
 	uint32_t ip_len;     /* the IP header's: l3 + l4 + payload */
 	uint8_t proto;	     /* TCP or UDP */
 	bool v6;
+	/* IPv6: where the pseudo header's addresses are, from the IPv6
+	 * header (RFC 8200 8.1: the final destination, the home address) */
+	uint16_t src_at, dst_at;
 };
 
 static inline uint16_t be16(const uint8_t *p)
@@ -57,6 +60,56 @@ static inline void put_sum(uint8_t *p, uint16_t v)
 static inline bool is_tag(uint16_t et)
 {
 	return et == 0x8100 || et == 0x88a8 || et == 0x9100 || et == 0x9200;
+}
+
+/*
+ * The extension headers of the IPv6 packet @ip (@len bytes of it in the
+ * first segment) into @h: l3, proto, and where the pseudo header's
+ * addresses are.  A routing header with segments left names the final
+ * destination: type 2 (Mobile IPv6) its home address, type 4 (segment
+ * routing) its segment list's first entry, both 8 bytes in; other types,
+ * or two of them: -1.  A destination options header's home address
+ * option (Mobile IPv6, type 0xc9) names the source.  0, or -1.
+ */
+static int ip6_ext(const uint8_t *ip, uint32_t len, struct ol_hdrs *h)
+{
+	uint32_t p = IP6_HLEN, q;
+	uint8_t nh = ip[6], t;
+
+	h->src_at = 8;
+	h->dst_at = 24;
+	for (unsigned int i = 0; i <= VSW_OL_IP6_EXT_MAX; i++, p = q) {
+		if (!vsw_ip6_is_ext(nh))
+			break;
+		t = nh;
+		q = vsw_ip6_skip_ext(ip, p, len, &nh, 1);
+		if (i == VSW_OL_IP6_EXT_MAX || q == 0 || q > len ||
+		    q > IP6_HLEN + VSW_OL_IP6_EXT_BYTES)
+			return -1;
+		if (t == 43 && ip[p + 3] != 0) { /* segments left */
+			if (h->dst_at != 24 || q - p < 24 ||
+			    (ip[p + 2] != 2 && ip[p + 2] != 4))
+				return -1;
+			h->dst_at = (uint16_t)(p + 8);
+		}
+		for (uint32_t o = p + 2; t == 60 && o < q;) {
+			if (ip[o] == 0) { /* Pad1 */
+				o++;
+				continue;
+			}
+			if (o + 2 > q || o + 2 + ip[o + 1] > q)
+				return -1;
+			if (ip[o] == 0xc9) { /* home address */
+				if (ip[o + 1] != 16 || h->src_at != 8)
+					return -1;
+				h->src_at = (uint16_t)(o + 2);
+			}
+			o += 2u + ip[o + 1];
+		}
+	}
+	h->l3 = (uint16_t)p;
+	h->proto = nh;
+	return 0;
 }
 
 /*
@@ -92,18 +145,9 @@ static int parse(const struct rte_mbuf *m, struct ol_hdrs *h)
 		h->proto = ip[9];
 		h->v6 = false;
 	} else if (et == 0x86dd) {
-		uint32_t l4_at;
-		bool routed = false;
-
-		if (seg < h->l2 + IP6_HLEN || ip[0] >> 4 != 6)
+		if (seg < h->l2 + IP6_HLEN || ip[0] >> 4 != 6 ||
+		    ip6_ext(ip, seg - h->l2, h) < 0)
 			return -1;
-		h->proto = ip[6];
-		l4_at = vsw_ip6_skip_ext(ip, IP6_HLEN, seg - h->l2, &h->proto,
-					 VSW_OL_IP6_EXT_MAX, &routed);
-		if (l4_at == 0 || routed || vsw_ip6_is_ext(h->proto) ||
-		    l4_at > IP6_HLEN + VSW_OL_IP6_EXT_BYTES)
-			return -1;
-		h->l3 = (uint16_t)l4_at;
 		h->ip_len = IP6_HLEN + (uint32_t)be16(ip + 4);
 		h->v6 = true;
 	} else {
@@ -244,17 +288,18 @@ static int sum_mbuf(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 
 /*
  * The pseudo header's sum (memory order, not folded) of the packet at @ip
- * with @len bytes of protocol @h->proto after its IP headers.  IPv6: its
- * addresses, that length and that protocol (RFC 8200 8.1), never the
- * fixed header's payload length and next header, which count and name
- * extension headers (rte_ipv6_phdr_cksum takes them).
+ * with @len bytes of protocol @h->proto after its IP headers.  IPv6: the
+ * addresses ip6_ext found, that length and that protocol (RFC 8200 8.1),
+ * never the fixed header's payload length and next header, which count
+ * and name extension headers (rte_ipv6_phdr_cksum takes them).
  */
 static uint32_t pseudo_sum(const uint8_t *ip, const struct ol_hdrs *h,
 			   uint32_t len)
 {
 	if (!h->v6)
 		return rte_ipv4_phdr_cksum((const struct rte_ipv4_hdr *)ip, 0);
-	return (uint32_t)sum_bytes(ip + 8, 32) +
+	return (uint32_t)sum_bytes(ip + h->src_at, 16) +
+	       sum_bytes(ip + h->dst_at, 16) +
 	       rte_cpu_to_be_16((uint16_t)(len >> 16)) +
 	       rte_cpu_to_be_16((uint16_t)len) + rte_cpu_to_be_16(h->proto);
 }

@@ -48,10 +48,12 @@ struct vsw_table;
 /*
  * IPv6 extension headers (hop-by-hop, routing, destination options)
  * before the TCP or UDP header of an offloaded frame: at most this many,
- * of at most VSW_OL_IP6_EXT_BYTES together, and a routing header with no
- * segments left (the checksum's pseudo header names the final
- * destination, which vsw takes from the IPv6 header); more, or any other
- * (a fragment, AH, ESP): bad_offload.
+ * of at most VSW_OL_IP6_EXT_BYTES together; one routing header with
+ * segments left, of type 2 (Mobile IPv6) or 4 (segment routing), whose
+ * address 8 bytes in is the final destination that the checksum's pseudo
+ * header names; one home address option (the pseudo header's source).
+ * More, or any other (a fragment, AH, ESP, routing type 0 or 3 with
+ * segments left): bad_offload.
  */
 #define VSW_OL_IP6_EXT_MAX 4
 #define VSW_OL_IP6_EXT_BYTES 256

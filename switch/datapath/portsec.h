@@ -263,7 +263,7 @@ static inline enum vsw_drop_reason vsw_portsec_ip6(const struct vsw_portsec *pp,
 	      d[off + 25] == 0x02))
 		return VSW_DROP_SRC_IP_NOT_ALLOWED;
 	nh = d[off + 6];
-	p = vsw_ip6_skip_ext(d, p, len, &nh, 4, NULL);
+	p = vsw_ip6_skip_ext(d, p, len, &nh, 4);
 	if (p == 0)
 		return VSW_DROP_SRC_IP_NOT_ALLOWED;
 	/* a longer chain than is walked may hide an advertisement */

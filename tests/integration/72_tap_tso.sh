@@ -5,13 +5,15 @@
 # payload exceed the tap's MTU).  vsw runs in a network namespace of this
 # test's own, so that the tap interface is born there.  A tso_peer guest
 # sends TSO frames (19992 payload bytes, segment size 1448, IPv6 1428,
-# IPv6 with a destination options header 1412; 1502-byte segments) IPv4,
-# IPv6, IPv6 with the extension header, then checksum-only frames the
-# three ways, to a MAC nobody has: flooded to the tap port alone.  vsw
+# IPv6 with a destination options header 1412, with a segment routing
+# header (one segment left: the checksum's pseudo header names the final
+# destination, not the IPv6 header's) 1388; 1502-byte segments) IPv4,
+# IPv6, IPv6 with either extension header, then checksum-only frames the
+# four ways, to a MAC nobody has: flooded to the tap port alone.  vsw
 # takes only the tap's checksum offload (tx_offloads csum), cuts every
-# TSO frame itself (14 segments each, 15 with the extension header),
-# fills the checksums of the frames with the extension header itself (a
-# PMD's pseudo header would count the extension header as TCP's: the tap
+# TSO frame itself (14 segments each, 15 with an extension header), fills
+# the checksums of the frames with an extension header itself (a PMD's
+# pseudo header would count the extension header as TCP's: the tap
 # computes from the fixed header), and the kernel's side of the tap sees
 # every segment and frame, none over 1514 bytes, every checksum and
 # payload byte right (tcpdump in the namespace, scapy).  Before: vsw took
@@ -52,7 +54,7 @@ ctl_holds '.tx_offloads == ["csum"]' port t ||
 base=$(info_val mbufs_in_use)
 
 bg "$T/tcpdump.out" "$T/tcpdump.err" ip netns exec "$NS" tcpdump -i "$TAP" -U -n -s 0 \
-	-w "$T/t.pcap" "tcp port 5201 or (ip6 and ip6[6] == 60)"
+	-w "$T/t.pcap" "tcp port 5201 or (ip6 and (ip6[6] == 60 or ip6[6] == 43))"
 TCPDUMP=$BG_PID
 wait_for 20 "tcpdump listening" grep -q listening "$T/tcpdump.err"
 
@@ -68,21 +70,23 @@ send --csum-only --frames $N --payload 1000
 send --csum-only --v6 --frames $N --payload 1000
 send --v6-ext --frames $N --payload $P --mss 1412
 send --csum-only --v6-ext --frames $N --payload 1000
-SEGS=$(( N * (14 + 14 + 15) ))
-want_n=$(( SEGS + 3 * N )) want_pl=$(( 3 * N * P + 3 * N * 1000 ))
+send --v6-srh --frames $N --payload $P --mss 1388
+send --csum-only --v6-srh --frames $N --payload 1000
+SEGS=$(( N * (14 + 14 + 15 + 15) ))
+want_n=$(( SEGS + 4 * N )) want_pl=$(( 4 * N * P + 4 * N * 1000 ))
 wait_for 20 "the tap's frames" ctr_at_least t tx_packets "$want_n"
 sleep 1
 kill -INT "$TCPDUMP"; reap_pid "$TCPDUMP" || true
 jctl port t | jq -c '{tx_packets, tso_segmented, tso_segments, csum_filled, drops}'
-[ "$(port_ctr a offload_rx)" -eq $(( 6 * N )) ] || fail "a: offload_rx $(port_ctr a offload_rx), want $(( 6 * N ))"
-[ "$(port_ctr t tso_segmented)" -eq $(( 3 * N )) ] &&
+[ "$(port_ctr a offload_rx)" -eq $(( 8 * N )) ] || fail "a: offload_rx $(port_ctr a offload_rx), want $(( 8 * N ))"
+[ "$(port_ctr t tso_segmented)" -eq $(( 4 * N )) ] &&
 	[ "$(port_ctr t tso_segments)" -eq "$SEGS" ] ||
 	fail "t: tso_segmented $(port_ctr t tso_segmented), tso_segments $(port_ctr t tso_segments): vsw did not cut every TSO frame"
-[ "$(port_ctr t csum_filled)" -eq "$N" ] ||
-	fail "t: csum_filled $(port_ctr t csum_filled), want $N (the frames with an IPv6 extension header)"
+[ "$(port_ctr t csum_filled)" -eq $(( 2 * N )) ] ||
+	fail "t: csum_filled $(port_ctr t csum_filled), want $(( 2 * N )) (the frames with an IPv6 extension header)"
 [ "$(port_ctr t drops)" -eq 0 ] || fail "t: drops $(jctl port t)"
 /usr/bin/python3 "$VSW_SRC/tests/integration/tcp_capture.py" "$T/t.pcap" "$want_n" "$want_pl" ||
 	fail "the kernel's capture on the tap"
 mbufs_back "$base"
 stop_vsw
-echo "PASS: TSO frames to net_tap cut by vsw (IPv4, IPv6, IPv6 with an extension header), checksums left to the tap (filled by vsw after an extension header) and right, every byte in the kernel"
+echo "PASS: TSO frames to net_tap cut by vsw (IPv4, IPv6, IPv6 with destination options or segment routing), checksums left to the tap (filled by vsw after an extension header) and right, every byte in the kernel"

@@ -5,7 +5,7 @@
  * and checks what it is given, for tests/integration/53_offloads.sh.
  *
  *   tso_peer EAL-ARGS -- --send --dst MAC [--frames N] [--payload P]
- *                        [--mss M] [--v6 | --v6-ext] [--csum-only]
+ *                        [--mss M] [--v6 | --v6-ext | --v6-srh] [--csum-only]
  *                        [--src MAC]
  *   tso_peer EAL-ARGS -- --recv --seconds S [--lro] [--src MAC]
  *
@@ -13,7 +13,9 @@
  * M (--csum-only: one frame of P <= M bytes each, the checksum left to
  * the host), every payload byte a function of its TCP sequence number,
  * 200 us apart.  --v6-ext: IPv6 with a 16-byte destination options
- * header before TCP (the virtio PMD's tx preparation then writes a wrong
+ * header before TCP; --v6-srh: with a segment routing header of two
+ * segments, one left (the IPv6 destination fd00::3 the next, fd00::2 the
+ * final one, which the TCP checksum's pseudo header names) (the virtio PMD's tx preparation then writes a wrong
  * pseudo-header sum: DPDK's rte_net_intel_cksum_prepare takes the fixed
  * header's next header and payload length; vsw recomputes the sum of
  * what it cuts or fills, and a TSO guest is told the sum is left).
@@ -47,7 +49,8 @@
 #define SEQ0 0xfffff000u /* wraps within the first frames */
 
 struct opts {
-	bool send, recv, lro, v6, v6ext, csum_only;
+	bool send, recv, lro, v6, csum_only;
+	int ext; /* IPv6 extension header: 0 none, 60 (options), 43 (SRH) */
 	unsigned int frames, payload, mss, seconds;
 	struct rte_ether_addr src, dst;
 };
@@ -70,6 +73,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"lro", no_argument, NULL, 'l'},
 		{"v6", no_argument, NULL, '6'},
 		{"v6-ext", no_argument, NULL, 'x'},
+		{"v6-srh", no_argument, NULL, 'R'},
 		{"csum-only", no_argument, NULL, 'c'},
 		{"frames", required_argument, NULL, 'n'},
 		{"payload", required_argument, NULL, 'p'},
@@ -103,7 +107,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->v6 = true;
 			break;
 		case 'x':
-			o->v6 = o->v6ext = true;
+			o->v6 = true;
+			o->ext = IPPROTO_DSTOPTS;
+			break;
+		case 'R':
+			o->v6 = true;
+			o->ext = IPPROTO_ROUTING;
 			break;
 		case 'c':
 			o->csum_only = true;
@@ -176,12 +185,15 @@ static int port_up(uint16_t port, struct rte_mempool *mp, const struct opts *o)
 	return rc == 0 ? 0 : -1;
 }
 
-#define EXT_LEN 16 /* --v6-ext: a destination options header */
-
-/* The IP headers' length: IPv4, IPv6 and its extension header */
+/* The IP headers' length: IPv4, IPv6 and its extension header (16 bytes
+ * of destination options, 8 + 2 x 16 of segment routing) */
 static uint32_t l3_len(const struct opts *o)
 {
-	return o->v6 ? 40 + (o->v6ext ? EXT_LEN : 0) : 20;
+	if (!o->v6)
+		return 20;
+	return 40 + (o->ext == IPPROTO_DSTOPTS	 ? 16
+		     : o->ext == IPPROTO_ROUTING ? 40
+						 : 0);
 }
 
 /* Ethernet, IPv4 (DF) or IPv6, TCP (20 bytes): returns the header length */
@@ -204,16 +216,23 @@ static uint32_t headers(uint8_t *d, const struct opts *o, uint32_t payload,
 		ip->payload_len =
 			rte_cpu_to_be_16((uint16_t)(l3 - 40 + 20 + payload));
 		ip->proto = IPPROTO_TCP;
-		if (o->v6ext) { /* next header, length, PadN of 12 */
-			uint8_t *x = (uint8_t *)(ip + 1);
-
-			ip->proto = IPPROTO_DSTOPTS;
-			x[0] = IPPROTO_TCP, x[1] = EXT_LEN / 8 - 1;
-			x[2] = 1, x[3] = EXT_LEN - 4;
-		}
 		ip->hop_limits = 64;
 		ip->src_addr[0] = 0xfd, ip->src_addr[15] = 1;
 		ip->dst_addr[0] = 0xfd, ip->dst_addr[15] = 2;
+		if (o->ext != 0) {
+			uint8_t *x = (uint8_t *)(ip + 1);
+
+			ip->proto = (uint8_t)o->ext;
+			x[0] = IPPROTO_TCP, x[1] = (uint8_t)((l3 - 40) / 8 - 1);
+			if (o->ext == IPPROTO_DSTOPTS) {
+				x[2] = 1, x[3] = 12; /* PadN */
+			} else { /* type 4, 1 left, last entry 1 */
+				x[2] = 4, x[3] = 1, x[4] = 1;
+				x[8] = 0xfd, x[23] = 2;	 /* [0]: final */
+				x[24] = 0xfd, x[39] = 3; /* [1]: next */
+				ip->dst_addr[15] = 3;
+			}
+		}
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(d + 14);
 
@@ -339,6 +358,11 @@ static void check_frame(struct rte_mbuf *m, const struct opts *o,
 		l3 = 40;
 		while ((nh == 0 || nh == 43 || nh == 60) &&
 		       14 + l3 + 8 <= m->pkt_len) {
+			/* segment routing with segments left: the final
+			 * destination is the list's first entry */
+			if (nh == 43 && ip[l3 + 2] == 4 && ip[l3 + 3] != 0 &&
+			    14 + l3 + 24 <= m->pkt_len)
+				memcpy(h.dst_addr, ip + l3 + 8, 16);
 			nh = ip[l3];
 			l3 += (ip[l3 + 1] + 1u) * 8;
 		}
@@ -418,7 +442,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (parse_opts(argc - n, argv + n, &o) < 0) {
 		fprintf(stderr, "usage: tso_peer EAL -- --send --dst MAC "
-				"[--frames N --payload P --mss M --v6|--v6-ext "
+				"[--frames N --payload P --mss M "
+				"--v6|--v6-ext|--v6-srh "
 				"--csum-only --src MAC] | --recv [--lro "
 				"--seconds S --src MAC]\n");
 		return 2;

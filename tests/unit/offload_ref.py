@@ -22,9 +22,9 @@ import sys
 
 try:
     from scapy.layers.inet import IP, TCP, UDP
-    from scapy.layers.inet6 import (IPv6, IPv6ExtHdrDestOpt,
+    from scapy.layers.inet6 import (HAO, IPv6, IPv6ExtHdrDestOpt,
                                     IPv6ExtHdrHopByHop, IPv6ExtHdrRouting,
-                                    PadN)
+                                    IPv6ExtHdrSegmentRouting, PadN)
     from scapy.layers.l2 import Dot1Q, Dot1AD, Ether
     from scapy.packet import Raw
 except ImportError:
@@ -59,13 +59,25 @@ def ip6():
 def ip6_ext(kinds):
     """IPv6 with extension headers: "h" hop-by-hop (an 8-byte PadN),
     "r" routing (one address, no segments left), "d" destination options
-    (a 16-byte PadN)."""
+    (a 16-byte PadN), "s" segment routing with two segments left (the
+    final destination, the pseudo header's, is its first entry), "m"
+    Mobile IPv6's type 2 routing header with one left (the home address
+    is the final destination), "a" destination options with a home
+    address option (the pseudo header's source)."""
     ip = ip6()
     for k in kinds:
         if k == "h":
             ip = ip / IPv6ExtHdrHopByHop(options=[PadN(optdata=b"\0" * 4)])
         elif k == "r":
             ip = ip / IPv6ExtHdrRouting(addresses=["fd00::99"], segleft=0)
+        elif k == "s":
+            ip = ip / IPv6ExtHdrSegmentRouting(
+                addresses=["fd00::70", "fd00::71", "fd00::2"], segleft=2)
+        elif k == "m":
+            ip = ip / IPv6ExtHdrRouting(type=2, addresses=["fd00::55"],
+                                        segleft=1)
+        elif k == "a":
+            ip = ip / IPv6ExtHdrDestOpt(options=[HAO(hoa="fd00::66")])
         else:
             ip = ip / IPv6ExtHdrDestOpt(options=[PadN(optdata=b"\0" * 12)])
     return ip
@@ -120,6 +132,36 @@ def expect_segments(pkt, mss):
     return out
 
 
+def home_address(pkt):
+    """The home address of a home address option in @pkt, or None.  It is
+    the pseudo header's source (RFC 6275, 6.3); scapy takes it only from a
+    destination options header that holds nothing else, and the option's
+    alignment needs padding before it."""
+    u = pkt.getlayer(IPv6ExtHdrDestOpt)
+    while u is not None:
+        for o in getattr(u, "options", []):
+            if isinstance(o, HAO):
+                return o.hoa
+        u = u.payload.getlayer(IPv6ExtHdrDestOpt)
+    return None
+
+
+def with_pseudo_src(expect, pkt, *args):
+    """@expect(@pkt, ...) for a frame with a home address option: made
+    from a twin whose IPv6 source is the home address (so scapy's pseudo
+    header is the right one), that source then put back."""
+    hoa = home_address(pkt)
+    if hoa is None:
+        return expect(pkt, *args)
+    twin = pkt.copy()
+    twin[IPv6].src = hoa
+    at = len(bytes(pkt)) - len(bytes(pkt[IPv6])) + 8
+    src = bytes(pkt)[at:at + 16]
+    out = expect(twin, *args)
+    return [o[:at] + src + o[at + 16:] for o in out] \
+        if isinstance(out, list) else out[:at] + src + out[at + 16:]
+
+
 def expect_filled(pkt):
     """The frame with its checksum computed by scapy."""
     p = Ether(bytes(pkt))
@@ -147,6 +189,10 @@ def cases():
         Raw(big), 1412
     yield "ipv6 hop-by-hop, routing, destination options, vlan", \
         l2(1) / ip6_ext("hrd") / tcp() / Raw(big), 1364
+    yield "ipv6 segment routing, segments left", l2(0) / ip6_ext("s") / \
+        tcp() / Raw(big), 1372
+    yield "ipv6 home address option, type 2 routing", \
+        l2(0) / ip6_ext("am") / tcp() / Raw(big), 1380
 
 
 def csum_cases():
@@ -161,6 +207,10 @@ def csum_cases():
         Raw(payload(999))
     yield "udp ipv6 routing, destination options", \
         l2(0) / ip6_ext("rd") / UDP(sport=5, dport=53) / Raw(payload(77))
+    yield "tcp ipv6 segment routing", l2(0) / ip6_ext("s") / tcp() / \
+        Raw(payload(500))
+    yield "udp ipv6 home address option", l2(0) / ip6_ext("a") / \
+        UDP(sport=5, dport=53) / Raw(payload(300))
 
 
 def main():
@@ -181,7 +231,7 @@ def main():
     failures = 0
     for name, pkt, mss in cases():
         pkt = Ether(bytes(pkt))
-        want = [w.hex() for w in expect_segments(pkt, mss)]
+        want = [w.hex() for w in with_pseudo_src(expect_segments, pkt, mss)]
         got = ask("seg %d %s" % (mss, partial(pkt).hex()))
         ok = got == want
         print("%s segments: %s (%d segments)" %
@@ -200,8 +250,8 @@ def main():
         raw = partial(pkt)
         if len(item) > 2:
             raw += b"\x00" * item[2]  # Ethernet padding after the IP packet
-        want = expect_filled(pkt).hex() + ("00" * item[2] if len(item) > 2
-                                           else "")
+        want = with_pseudo_src(expect_filled, pkt).hex() + \
+            ("00" * item[2] if len(item) > 2 else "")
         got = ask("csum %s" % raw.hex())
         ok = got == [want]
         print("%s checksum: %s" % ("ok  " if ok else "FAIL", name))

@@ -301,9 +301,37 @@ static void test_ingress_ip6_ext(void)
 	CHECK(in_and_free(tso(f, len, 1300), 1518) == VSW_DROP_MAX);
 	len = add_ext6(f, len, 60, 1, 0);
 	CHECK(in_and_free(tso(f, len, 1300), 1518) == VSW_DROP_BAD_OFFLOAD);
-	/* a routing header with segments left: its pseudo header's
-	 * destination is not the fixed header's */
+	/* a routing header with segments left names the pseudo header's
+	 * destination: type 4 (segment routing) and 2 (Mobile IPv6), 8
+	 * bytes in, are taken; type 0, one too short to hold an address,
+	 * and a second one are not */
 	len = add_ext6(f, tcp_frame(f, true, false, 20000, mac_b), 43, 3, 1);
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_BAD_OFFLOAD);
+	f[56] = 4;
+	m = tso(f, len, 1400);
+	CHECK(vsw_offload_in(m, 1518) == VSW_DROP_MAX && m->l3_len == 64);
+	rte_pktmbuf_free(m);
+	f[56] = 2;
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_MAX);
+	len = add_ext6(f, len, 43, 3, 1);
+	f[56] = 4;
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_BAD_OFFLOAD);
+	len = add_ext6(f, tcp_frame(f, true, false, 20000, mac_b), 43, 2, 1);
+	f[56] = 4;
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_BAD_OFFLOAD);
+	/* destination options: a home address option (the pseudo header's
+	 * source) of 16 bytes is taken, of 15 not, nor two of them, nor an
+	 * option that runs past its header */
+	len = add_ext6(f, tcp_frame(f, true, false, 20000, mac_b), 60, 3, 0);
+	f[56] = 0xc9, f[57] = 16;
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_MAX);
+	f[57] = 15;
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_BAD_OFFLOAD);
+	f[57] = 22;
+	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_BAD_OFFLOAD);
+	f[57] = 16;
+	len = add_ext6(f, len, 60, 3, 0);
+	f[56] = 0xc9, f[57] = 16;
 	CHECK(in_and_free(tso(f, len, 1400), 1518) == VSW_DROP_BAD_OFFLOAD);
 	/* a fragment header; AH */
 	len = add_ext6(f, tcp_frame(f, true, false, 20000, mac_b), 44, 1, 0);
