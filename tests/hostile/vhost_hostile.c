@@ -1653,34 +1653,60 @@ static void s_tx_giant(struct report *r, uint64_t arg)
 #define HDR_NEEDS_CSUM 1
 #define GSO_TCPV4 1
 #define GSO_UDP 3
+#define GSO_TCPV6 4
 
 struct lie {
 	const char *what;
 	uint8_t flags, gso_type;
 	uint16_t gso_size, csum_start, csum_offset;
-	uint8_t proto, doff;   /* IPv4 protocol, TCP data offset (words) */
+	uint8_t proto, doff;   /* IP protocol, TCP data offset (words) */
 	uint16_t ip_len;       /* IPv4 total length; 0: the true one */
 	uint16_t payload, cut; /* L4 payload bytes; cut: frame length */
 	bool bad;	       /* vsw must drop it as bad_offload */
+	/* IPv6 with these extension headers (the first of type nh0) */
+	const uint8_t *ext;
+	uint8_t ext_len, nh0;
 };
+
+/* IPv6 extension headers: a type 0 routing header with a segment left
+ * (its final destination is not vsw to find), a segment routing header
+ * of 8 bytes with a segment left (no room for the final destination), a
+ * home address option of 15 bytes, and a valid segment routing header
+ * with a segment left (fd00::3 next, fd00::2 final) */
+static const uint8_t ext_rt0[24] = {6, 2, 0, 1, [8] = 0xfd, [23] = 0x99};
+static const uint8_t ext_srh8[8] = {6, 0, 4, 1};
+static const uint8_t ext_hao15[24] = {6, 2, 0xc9, 15};
+static const uint8_t ext_srh[40] = {
+	6, 4, 4, 1, 1, [8] = 0xfd, [23] = 2, [24] = 0xfd, [39] = 3};
 
 static const struct lie lies[] = {
 	{"gso_size 1 (1400 segments)", HDR_NEEDS_CSUM, GSO_TCPV4, 1, 34, 16, 6,
-	 5, 0, 1400, 0, true},
+	 5, 0, 1400, 0, true, NULL, 0, 0},
 	{"IP length 60000 in a 1454-byte frame", HDR_NEEDS_CSUM, GSO_TCPV4,
-	 1448, 34, 16, 6, 5, 60000, 1400, 0, true},
+	 1448, 34, 16, 6, 5, 60000, 1400, 0, true, NULL, 0, 0},
 	{"IP length 540, descriptors 1454", HDR_NEEDS_CSUM, GSO_TCPV4, 100, 34,
-	 16, 6, 5, 540, 1400, 0, true},
+	 16, 6, 5, 540, 1400, 0, true, NULL, 0, 0},
 	{"UFO (not negotiated) on UDP", HDR_NEEDS_CSUM, GSO_UDP, 100, 34, 6, 17,
-	 5, 0, 1400, 0, true},
+	 5, 0, 1400, 0, true, NULL, 0, 0},
 	{"TCP header of 60 bytes cut at 30", HDR_NEEDS_CSUM, GSO_TCPV4, 100, 34,
-	 16, 6, 15, 0, 0, 64, true},
+	 16, 6, 15, 0, 0, 64, true, NULL, 0, 0},
 	{"csum_start past the frame", HDR_NEEDS_CSUM, 0, 0, 3000, 0xffff, 6, 5,
-	 0, 400, 0, false},
+	 0, 400, 0, false, NULL, 0, 0},
 	{"checksum asked on ICMP", HDR_NEEDS_CSUM, 0, 0, 34, 2, 1, 5, 0, 400, 0,
-	 false},
+	 false, NULL, 0, 0},
 	{"gso_size 65535 on 1400 bytes", HDR_NEEDS_CSUM, GSO_TCPV4, 65535, 34,
-	 16, 6, 5, 0, 1400, 0, false},
+	 16, 6, 5, 0, 1400, 0, false, NULL, 0, 0},
+	{"IPv6 TSO through a type 0 routing header with a segment left",
+	 HDR_NEEDS_CSUM, GSO_TCPV6, 1000, 78, 16, 6, 5, 0, 1400, 0, true,
+	 ext_rt0, sizeof(ext_rt0), 43},
+	{"IPv6 checksum after an 8-byte segment routing header, a segment left",
+	 HDR_NEEDS_CSUM, 0, 0, 62, 16, 6, 5, 0, 400, 0, true, ext_srh8,
+	 sizeof(ext_srh8), 43},
+	{"IPv6 checksum after a 15-byte home address option", HDR_NEEDS_CSUM, 0,
+	 0, 78, 16, 6, 5, 0, 400, 0, true, ext_hao15, sizeof(ext_hao15), 60},
+	{"IPv6 TSO through a segment routing header (valid)", HDR_NEEDS_CSUM,
+	 GSO_TCPV6, 1000, 94, 16, 6, 5, 0, 1400, 0, false, ext_srh,
+	 sizeof(ext_srh), 43},
 };
 
 /* Lie @l in slot @slot: its header and frame; returns the desc length. */
@@ -1689,8 +1715,9 @@ static uint32_t lie_write(struct guest *g, unsigned int slot,
 {
 	uint8_t *b = g->mem + BUF_OFF + (size_t)slot * BUF_SIZE,
 		*f = b + NET_HDR;
-	uint32_t l4 = l->proto == 6 ? 20 : 8, len = 34 + l4 + l->payload;
-	uint16_t ipl = l->ip_len ? l->ip_len : (uint16_t)(20 + l4 + l->payload);
+	uint32_t l3 = l->ext != NULL ? 40u + l->ext_len : 20u;
+	uint32_t l4 = l->proto == 6 ? 20 : 8, len = 14 + l3 + l4 + l->payload;
+	uint16_t ipl = l->ip_len ? l->ip_len : (uint16_t)(l3 + l4 + l->payload);
 
 	memset(b, 0, NET_HDR + len);
 	b[0] = l->flags;
@@ -1701,13 +1728,24 @@ static uint32_t lie_write(struct guest *g, unsigned int slot,
 	b[8] = (uint8_t)l->csum_offset, b[9] = (uint8_t)(l->csum_offset >> 8);
 	memcpy(f, our_mac, 6);
 	memcpy(f + 6, our_mac, 6);
-	f[12] = 0x08;
-	f[14] = 0x45;
-	f[16] = (uint8_t)(ipl >> 8), f[17] = (uint8_t)ipl;
-	f[22] = 64;
-	f[23] = l->proto;
-	f[26] = 10, f[29] = 1, f[30] = 10, f[33] = 2;
-	f[34 + 12] = (uint8_t)(l->doff << 4);
+	if (l->ext != NULL) {
+		ipl = (uint16_t)(ipl - 40);
+		f[12] = 0x86, f[13] = 0xdd;
+		f[14] = 0x60;
+		f[18] = (uint8_t)(ipl >> 8), f[19] = (uint8_t)ipl;
+		f[20] = l->nh0;
+		f[21] = 64;
+		f[22] = 0xfd, f[37] = 1, f[38] = 0xfd, f[53] = 2;
+		memcpy(f + 54, l->ext, l->ext_len);
+	} else {
+		f[12] = 0x08;
+		f[14] = 0x45;
+		f[16] = (uint8_t)(ipl >> 8), f[17] = (uint8_t)ipl;
+		f[22] = 64;
+		f[23] = l->proto;
+		f[26] = 10, f[29] = 1, f[30] = 10, f[33] = 2;
+	}
+	f[14 + l3 + 12] = (uint8_t)(l->doff << 4);
 	if (l->cut)
 		len = l->cut;
 	return NET_HDR + len;
