@@ -15,10 +15,11 @@
  * 200 us apart.  --v6-ext: IPv6 with a 16-byte destination options
  * header before TCP; --v6-srh: with a segment routing header of two
  * segments, one left (the IPv6 destination fd00::3 the next, fd00::2 the
- * final one, which the TCP checksum's pseudo header names) (the virtio PMD's tx preparation then writes a wrong
- * pseudo-header sum: DPDK's rte_net_intel_cksum_prepare takes the fixed
- * header's next header and payload length; vsw recomputes the sum of
- * what it cuts or fills, and a TSO guest is told the sum is left).
+ * final one, which the TCP checksum's pseudo header names).  With either,
+ * the virtio PMD's tx preparation writes a wrong pseudo-header sum
+ * (DPDK's rte_net_intel_cksum_prepare takes the fixed header's next
+ * header and payload length); vsw recomputes the sum of what it cuts or
+ * fills, and a TSO guest is told the sum is left.
  * Exits 3 when the port offers no TSO (a host with offloads off).
  * --recv: announces its MAC (one broadcast frame), then receives for S
  * seconds; with --lro it asks for the host's TSO frames whole (the virtio
