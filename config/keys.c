@@ -137,6 +137,10 @@ const struct vsw_key vsw_keys[] = {
 	 .max = 100, .dflt = "25", .runtime = true,
 	 .help = "Imbalance of the workers' busy cycles, (max - min) / max, "
 		 "that triggers a rebalance."},
+	{"rebalance-improvement-pct", SW(rebalance_improvement_pct), .max = 100,
+	 .dflt = "25", .runtime = true,
+	 .help = "Automatic rebalance: moves queues only when the plan "
+		 "lightens the busiest worker by this much (0 = by anything)."},
 	{"bridge", SW(bridge), .kind = VSW_KIND_STRING,
 	 .max = sizeof(((struct vsw_switch_conf *)0)->bridge) - 1,
 	 .charset = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -23,7 +23,9 @@
 #define VSW_PORT_NAME_MAX 32
 #define VSW_PATH_MAX 256
 #define VSW_DEVARGS_MAX 256
-#define VSW_ERR_MAX 512
+/* an error: a config path (VSW_PATH_MAX), its key and value, and the
+ * keys it could have been (the [switch] list alone is over 400 bytes) */
+#define VSW_ERR_MAX 1024
 #define VSW_ACCOUNT_MAX 64 /* a user or group name, with its NUL */
 #define VSW_BURST_MAX 256
 #define VSW_DEFAULT_RUN_DIR "/run/vsw"
@@ -103,9 +105,10 @@ struct vsw_switch_conf {
 	unsigned int idle_threshold_us; /* default 200 */
 	unsigned int max_sleep_us;	/* one sleep at most, default 1000 */
 	/* automatic rx queue rebalance among workers */
-	unsigned int rebalance_interval_s;    /* 0 = off (default) */
-	unsigned int rebalance_threshold_pct; /* default 25 */
-	char run_dir[VSW_PATH_MAX];	      /* default /run/vsw */
+	unsigned int rebalance_interval_s;	/* 0 = off (default) */
+	unsigned int rebalance_threshold_pct;	/* default 25 */
+	unsigned int rebalance_improvement_pct; /* default 25 */
+	char run_dir[VSW_PATH_MAX];		/* default /run/vsw */
 	bool read_only; /* control = read-only: mutating commands refused */
 	/* drivers port-add may probe at run time ("pci" = PCI addresses) */
 	char port_add_drivers[VSW_PATH_MAX]; /* default "pci net_memif" */

@@ -117,6 +117,8 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 				  cfg->sw.rebalance_interval_s);
 	rte_tel_data_add_dict_u64(d, "rebalance_threshold_pct",
 				  cfg->sw.rebalance_threshold_pct);
+	rte_tel_data_add_dict_u64(d, "rebalance_improvement_pct",
+				  cfg->sw.rebalance_improvement_pct);
 	rte_tel_data_add_dict_u64(d, "fdb_size", vsw_fdb_max(ctl->rt->fdb));
 	rte_tel_data_add_dict_u64(d, "fdb_aging_s", cfg->sw.fdb_aging_s);
 	rte_tel_data_add_dict_u64(d, "fdb_entries",

@@ -27,14 +27,9 @@
 #include "datapath/table.h"
 #include "datapath/worker.h"
 #include "port/port.h"
+#include "rxq_plan.h"
 
-/* Rebalance state (rebalance.c). */
-struct vsw_rxq_load {
-	uint16_t port, q;
-	uint64_t cycles;
-	int from, to; /* owner before, planned owner */
-};
-
+/* Rebalance state (rebalance.c; the plan's arithmetic in rxq_plan.c). */
 struct vsw_rebalance {
 	/* per-queue counters at the last rebalance: loads are deltas */
 	struct vsw_rxq_ctrs last[VSW_MAX_PORTS][VSW_MAX_QUEUES];

@@ -2,7 +2,8 @@
 /*
  * Which worker polls which rx queue: a manual move (`rxq-move`), a
  * rebalance on demand (`rxq-rebalance`) and the automatic one the
- * control loop runs when the workers' loads drift apart.
+ * control loop runs when the workers' loads drift apart.  Where the
+ * queues go, and whether that is worth the moves, rxq_plan.c decides.
  *
  * A queue changes workers in two publications: parked (polled by
  * nobody), then on its new worker, so two workers never poll one queue
@@ -12,8 +13,8 @@
  * under ctl_lock; the load snapshots live in struct vsw_ctl (rebal).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "control.h"
@@ -68,19 +69,15 @@ int vsw_ctl_rxq_move(struct vsw_ctl *ctl, const char *name, unsigned int q,
 	return apply_moves(ctl, &m, m.from == m.to ? 0 : 1, err, errlen);
 }
 
-static int by_cycles_desc(const void *a, const void *b)
-{
-	const struct vsw_rxq_load *x = a, *y = b;
-
-	return x->cycles < y->cycles ? 1 : x->cycles > y->cycles ? -1 : 0;
-}
+_Static_assert(VSW_MAX_WORKERS <= VSW_RXQ_PLAN_WORKERS,
+	       "a plan takes every worker");
 
 /*
- * Cycles of every queue since the last rebalance: pinned queues (the
- * port's lcores list) load their worker's plan, the others are returned
- * in ctl->rebal.load for the greedy placement.
+ * Cycles of every queue since the loads were last read: pinned queues
+ * (the port's lcores list) load their worker's @pinned, the others are
+ * returned in ctl->rebal.load for the plan.
  */
-static unsigned int collect_loads(struct vsw_ctl *ctl, uint64_t *plan)
+static unsigned int collect_loads(struct vsw_ctl *ctl, uint64_t *pinned)
 {
 	struct vsw_rebalance *rb = &ctl->rebal;
 	unsigned int n = 0;
@@ -98,7 +95,7 @@ static unsigned int collect_loads(struct vsw_ctl *ctl, uint64_t *plan)
 			rb->last[id][q] = c;
 			if (p->conf.n_lcores != 0) {
 				if (w >= 0)
-					plan[w] += cyc;
+					pinned[w] += cyc;
 				continue;
 			}
 			rb->load[n++] = (struct vsw_rxq_load){
@@ -109,44 +106,47 @@ static unsigned int collect_loads(struct vsw_ctl *ctl, uint64_t *plan)
 }
 
 /*
- * Greedy: the busiest unpinned queues first, each to the worker with the
- * least load so far (pinned queues' load counted).  @moved: the queues
- * that changed workers.
+ * Plan from the loads since they were last read (rxq_plan.c) and move
+ * the queues the plan moves, if it lightens the busiest worker by
+ * @min_gain_pct percent.  @moved: the queues that changed workers.
  */
-int vsw_ctl_rxq_rebalance(struct vsw_ctl *ctl, unsigned int *moved, char *err,
-			  size_t errlen)
+static int rebalance(struct vsw_ctl *ctl, unsigned int min_gain_pct,
+		     unsigned int *moved, uint64_t busiest[2], char *err,
+		     size_t errlen)
 {
 	struct vsw_rebalance *rb = &ctl->rebal;
-	uint64_t plan[VSW_MAX_WORKERS] = {0};
-	unsigned int n = collect_loads(ctl, plan), nm = 0;
+	uint64_t pinned[VSW_MAX_WORKERS] = {0};
+	unsigned int n = collect_loads(ctl, pinned), nm;
 	int rc;
 
 	*moved = 0;
-	qsort(rb->load, n, sizeof(rb->load[0]), by_cycles_desc);
-	for (unsigned int i = 0; i < n; i++) {
-		struct vsw_rxq_load *l = &rb->load[i];
-		unsigned int best = 0;
-
-		for (unsigned int w = 1; w < ctl->rt->n_workers; w++)
-			if (plan[w] < plan[best])
-				best = w;
-		plan[best] += l->cycles + 1;
-		l->to = (int)best;
-		if (l->from != l->to)
-			rb->load[nm++] = *l; /* nm <= i: in place */
-	}
+	nm = vsw_rxq_plan(rb->load, n, pinned, ctl->rt->n_workers, min_gain_pct,
+			  busiest);
 	rc = apply_moves(ctl, rb->load, nm, err, errlen);
 	if (rc == 0)
 		*moved = nm; /* only the moves made, not the planned */
 	return rc;
 }
 
-/* Control loop: rebalance when the workers' loads drift apart. */
+/* On demand: any plan that lightens the busiest worker at all. */
+int vsw_ctl_rxq_rebalance(struct vsw_ctl *ctl, unsigned int *moved, char *err,
+			  size_t errlen)
+{
+	return rebalance(ctl, 0, moved, NULL, err, errlen);
+}
+
+/*
+ * Control loop: every rebalance-interval-s, when the workers' busy cycles
+ * differ by rebalance-threshold-pct, a plan from that interval's loads,
+ * moved when it lightens the busiest worker by rebalance-improvement-pct.
+ * The loads are read at every check, so a plan sees the last interval
+ * only, not the hours since the last rebalance.
+ */
 void vsw_ctl_auto_rebalance(struct vsw_ctl *ctl, uint32_t now)
 {
 	const struct vsw_switch_conf *c = &ctl->cfg.sw;
 	struct vsw_rebalance *rb = &ctl->rebal;
-	uint64_t busy, max = 0, min = UINT64_MAX;
+	uint64_t busy, max = 0, min = UINT64_MAX, busiest[2];
 	unsigned int moved;
 	char err[VSW_ERR_MAX];
 
@@ -160,11 +160,25 @@ void vsw_ctl_auto_rebalance(struct vsw_ctl *ctl, uint32_t now)
 		max = busy > max ? busy : max;
 		min = busy < min ? busy : min;
 	}
-	if (max == 0 || (max - min) * 100 / max < c->rebalance_threshold_pct)
+	if (max == 0 || (max - min) * 100 / max < c->rebalance_threshold_pct) {
+		uint64_t pinned[VSW_MAX_WORKERS] = {0};
+
+		collect_loads(ctl, pinned); /* the next interval starts now */
 		return;
-	if (vsw_ctl_rxq_rebalance(ctl, &moved, err, sizeof(err)) < 0)
+	}
+	if (rebalance(ctl, c->rebalance_improvement_pct, &moved, busiest, err,
+		      sizeof(err)) < 0)
 		VSW_LOG(WARNING, "automatic rebalance failed: %s", err);
 	else if (moved > 0)
-		VSW_LOG(INFO, "automatic rebalance moved %u rx queue(s)",
-			moved);
+		VSW_LOG(INFO,
+			"automatic rebalance moved %u rx queue(s): busiest "
+			"worker's load %" PRIu64 " -> %" PRIu64 " cycles",
+			moved, busiest[0], busiest[1]);
+	else
+		VSW_LOG(DEBUG,
+			"automatic rebalance: workers %" PRIu64 "%% apart, "
+			"no plan lightens the busiest worker by %u%% (%" PRIu64
+			" -> %" PRIu64 " cycles)",
+			(max - min) * 100 / max, c->rebalance_improvement_pct,
+			busiest[0], busiest[1]);
 }
