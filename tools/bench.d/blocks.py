@@ -143,7 +143,41 @@ def latency_summary(ok):
     return zrows, zratios, lrows
 
 
-def latency_md(zrows, zratios, lrows, loads):
+RING = 1024  # the guests' rings: tools/bench's virtio devargs queue_size
+
+
+def gaps_md(gaps, zrows):
+    """The DUT CPU's own gaps against the zero-loss rates"""
+    if not gaps:
+        return []
+    md = ["", "The DUT's CPU with nothing running on it (tools/bench.d/"
+          "cpugaps.c, a bare loop reading the clock; gaps between two "
+          "reads are the host's, and any worker there stalls as long):", "",
+          "| when | seconds | gaps > 100 us | > 250 us | > 1 ms | longest us "
+          "| in gaps, us/s | a 1024-descriptor ring overflows above |",
+          "|---|---|---|---|---|---|---|---|"]
+    for g in gaps:
+        lng = g.get("longest_us") or 0
+        md.append("| %s | %s | %s | %s | %s | %.0f | %.0f | %s |" % (
+            g.get("when"), g.get("seconds"), g.get("gaps_over_100us"),
+            g.get("gaps_over_250us"), g.get("gaps_over_1ms"), lng,
+            (g.get("in_gaps_us") or 0) / max(g.get("seconds") or 1, 1),
+            "%.2f Mpps" % (RING / lng) if lng > 0 else "-"))
+    lng = max(g.get("longest_us") or 0 for g in gaps)
+    best = max([x for r in zrows for x in r["rounds"] if x] or [0])
+    if lng > 0:
+        md += ["", "A zero-tolerance search step that holds a gap of %.0f us "
+               "fails above %.2f Mpps (%d descriptors / gap) whatever the "
+               "switch: its rounds say when such a gap fell more than how "
+               "the switch forwards%s." % (
+                   lng, RING / lng, RING,
+                   "" if best <= RING / lng else
+                   " (the best round here, %.2f Mpps, met no such gap)" %
+                   best)]
+    return md
+
+
+def latency_md(zrows, zratios, lrows, loads, gaps=()):
     tol = max([r["loss_tol"] for r in zrows] or [0])
     md = ["Zero-loss rate (RFC 2544 binary search by vswgen, v2v 64 B, "
           "2 ports; loss counts frames the TX ring refused too)%s:" % (
@@ -163,6 +197,7 @@ def latency_md(zrows, zratios, lrows, loads):
         md.append("")
         md.append("zero-loss vsw/%s per round: %s, median %s" % (
             o, " / ".join(f(x) for x in xs), f(med(xs))))
+    md += gaps_md(gaps, zrows)
     md += ["", "Latency at %s %% of each DUT's own zero-loss rate (one "
            "paced trial each, after the search, on the same DUT instance; "
            "generator TX timestamp to RX, so both guests' rings and the "

@@ -52,6 +52,9 @@ def main():
     ok = [t for t in trials if t["status"] == "ok"]
     skipped = [t for t in trials if t["status"] == "skipped"]
     trials = [t for t in trials if t["status"] != "skipped"]
+    gp = os.path.join(out, "cpugaps.jsonl")  # tools/bench's cpu_gaps
+    gaps = [json.loads(l) for l in open(gp) if l.strip()] \
+        if os.path.exists(gp) else []
     main_t = [t for t in ok if t["block"] == "main"]
     fdb_t = [t for t in ok if t["block"] == "fdb"]
 
@@ -128,7 +131,7 @@ def main():
                "scale_ratios": [{"ports": k[0], "other": k[1],
                                  "mpps_ratio_rounds": v}
                                 for k, v in scale_ratios.items()],
-               "zero_loss": zrows,
+               "zero_loss": zrows, "dut_cpu_gaps": gaps,
                "zero_loss_ratios": [{"other": k[1], "ratio_rounds": v}
                                     for k, v in zratios.items()],
                "latency": lrows, "goals": goals.rows, "tcp": tcp_rows,
@@ -205,7 +208,7 @@ def main():
                               machine.get("scale2_from_main"))
     if zrows or lrows:
         md += blocks.latency_md(zrows, zratios, lrows, str(machine.get(
-            "latency_loads", "10,50,90")).split(","))
+            "latency_loads", "10,50,90")).split(","), gaps)
     if fdb:
         md.append("FDB scale (vsw, v2v, 64 B, source MACs cycled by the "
                   "generator, FDB primed by announcing every MAC):")
