@@ -146,7 +146,7 @@ void vsw_ctl_auto_rebalance(struct vsw_ctl *ctl, uint32_t now)
 {
 	const struct vsw_switch_conf *c = &ctl->cfg.sw;
 	struct vsw_rebalance *rb = &ctl->rebal;
-	uint64_t busy, max = 0, min = UINT64_MAX, busiest[2];
+	uint64_t busy, max = 0, min = UINT64_MAX, busiest[2] = {0};
 	unsigned int moved;
 	char err[VSW_ERR_MAX];
 

@@ -7,6 +7,7 @@ whose figures are missing is "not measured", with the reason: never a
 pass.
 """
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -143,10 +144,18 @@ def latency_summary(ok):
     return zrows, zratios, lrows
 
 
-RING = 1024  # the guests' rings: tools/bench's virtio devargs queue_size
+def ring_size(machine):
+    """The generator's rings: the last queue_size of its virtio devargs"""
+    qs = re.findall(r"queue_size=(\d+)", machine.get("virtio_devargs") or "")
+    return int(qs[-1]) if qs else 1024
 
 
-def gaps_md(gaps, zrows):
+def loss_tol(zrows):
+    """The loss a search step was allowed (--loss-tolerance), 0: none"""
+    return max([r["loss_tol"] for r in zrows] or [0])
+
+
+def gaps_md(gaps, zrows, ring):
     """The DUT CPU's own gaps against the zero-loss rates"""
     if not gaps:
         return []
@@ -154,7 +163,7 @@ def gaps_md(gaps, zrows):
           "cpugaps.c, a bare loop reading the clock; gaps between two "
           "reads are the host's, and any worker there stalls as long):", "",
           "| when | seconds | gaps > 100 us | > 250 us | > 1 ms | longest us "
-          "| in gaps, us/s | a 1024-descriptor ring overflows above |",
+          "| in gaps, us/s | a %d-descriptor ring overflows above |" % ring,
           "|---|---|---|---|---|---|---|---|"]
     for g in gaps:
         lng = g.get("longest_us") or 0
@@ -162,7 +171,7 @@ def gaps_md(gaps, zrows):
             g.get("when"), g.get("seconds"), g.get("gaps_over_100us"),
             g.get("gaps_over_250us"), g.get("gaps_over_1ms"), lng,
             (g.get("in_gaps_us") or 0) / max(g.get("seconds") or 1, 1),
-            "%.2f Mpps" % (RING / lng) if lng > 0 else "-"))
+            "%.2f Mpps" % (ring / lng) if lng > 0 else "-"))
     lng = max(g.get("longest_us") or 0 for g in gaps)
     best = max([x for r in zrows for x in r["rounds"] if x] or [0])
     if lng > 0:
@@ -170,15 +179,15 @@ def gaps_md(gaps, zrows):
                "fails above %.2f Mpps (%d descriptors / gap) whatever the "
                "switch: its rounds say when such a gap fell more than how "
                "the switch forwards%s." % (
-                   lng, RING / lng, RING,
-                   "" if best <= RING / lng else
+                   lng, ring / lng, ring,
+                   "" if best <= ring / lng else
                    " (the best round here, %.2f Mpps, met no such gap)" %
                    best)]
     return md
 
 
-def latency_md(zrows, zratios, lrows, loads, gaps=()):
-    tol = max([r["loss_tol"] for r in zrows] or [0])
+def latency_md(zrows, zratios, lrows, loads, gaps=(), ring=1024):
+    tol = loss_tol(zrows)
     md = ["Zero-loss rate (RFC 2544 binary search by vswgen, v2v 64 B, "
           "2 ports; loss counts frames the TX ring refused too)%s:" % (
               "" if not tol else "; **not zero: a step passed with up to "
@@ -197,7 +206,7 @@ def latency_md(zrows, zratios, lrows, loads, gaps=()):
         md.append("")
         md.append("zero-loss vsw/%s per round: %s, median %s" % (
             o, " / ".join(f(x) for x in xs), f(med(xs))))
-    md += gaps_md(gaps, zrows)
+    md += gaps_md(gaps, zrows, ring)
     md += ["", "Latency at %s %% of each DUT's own zero-loss rate (one "
            "paced trial each, after the search, on the same DUT instance; "
            "generator TX timestamp to RX, so both guests' rings and the "
@@ -351,7 +360,7 @@ def judge(machine, trials, summary, ratio_med, scale_rows, scale_ratios,
                "loss-free rate found, the ratio means nothing" % (
                    f(z["vsw"]["zero_loss_mpps"], "%.3f"),
                    f(z["ovs-normal"]["zero_loss_mpps"], "%.3f"))
-    tol = max([r["loss_tol"] for r in zrows] or [0])
+    tol = loss_tol(zrows)
     at = "" if not tol else " (at <= %g %% loss, --loss-tolerance)" % tol
     g.add("zero-loss rate: vsw >= 1.5x ovs-normal" + at, x, 1.5, figs, miss)
     v = z.get("vsw")

@@ -208,7 +208,8 @@ def main():
                               machine.get("scale2_from_main"))
     if zrows or lrows:
         md += blocks.latency_md(zrows, zratios, lrows, str(machine.get(
-            "latency_loads", "10,50,90")).split(","), gaps)
+            "latency_loads", "10,50,90")).split(","), gaps,
+            blocks.ring_size(machine))
     if fdb:
         md.append("FDB scale (vsw, v2v, 64 B, source MACs cycled by the "
                   "generator, FDB primed by announcing every MAC):")
