@@ -556,9 +556,13 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 			return;
 		}
 		if (!(txo & VSW_TXO_CSUM) || !ext_ok) {
-			m = own(m, mp);
+			m = own(m, vsw_copy_pool_for(dp, m, op->tx_chains));
 			if (m == NULL) {
 				c->drops[VSW_DROP_NO_MBUF]++;
+				return;
+			}
+			if (too_big_for(dp, out, m)) { /* a chain after all */
+				drop_pkt(c, VSW_DROP_TOO_BIG, m);
 				return;
 			}
 			fill_csum(m, &h);

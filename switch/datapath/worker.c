@@ -171,6 +171,7 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_table *dp,
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	enum vsw_vlan_act au, at;
+	bool chains;
 	int16_t nu, nt;
 
 	if (fs->k < 0 || fs->v != v) {
@@ -194,9 +195,13 @@ static void flood_vlan(struct vsw_worker *w, const struct vsw_table *dp,
 		return;
 	}
 	/* the copy first: vlan_give changes m */
+	chains = true;
+	for (int16_t i = nu; i < fs->k && m->pkt_len > dp->fast_len; i++)
+		chains &= dp->pp[fs->outs[i]].tx_chains;
 	vlan_give(w, dp, fs->outs + nu, nt,
-		  rte_pktmbuf_copy(m, vsw_copy_pool(dp, m), 0, UINT32_MAX), at,
-		  v, now);
+		  rte_pktmbuf_copy(m, vsw_copy_pool_for(dp, m, chains), 0,
+				   UINT32_MAX),
+		  at, v, now);
 	vlan_give(w, dp, fs->outs, nu, m, au, v, now);
 }
 

@@ -1533,6 +1533,49 @@ static void test_vlan_isolation(void)
 	teardown(&e);
 }
 
+/*
+ * A jumbo frame in one big mbuf flooded in a VLAN to an access port
+ * (untagged: the frame) and to a trunk that sends no chains (tagged: a
+ * copy): the copy is one mbuf too.  In the switch's 2 KiB mbufs it would
+ * be a chain, which the trunk cannot send (it was dropped as too_big).
+ */
+static void test_vlan_flood_linear(void)
+{
+	struct fake_pool *big = fake_pool_create(4, 65535);
+	const uint32_t marker = 1;
+	struct rte_mbuf *m;
+	struct env e;
+	uint8_t *d;
+
+	vlan_setup(&e, 3);
+	for (unsigned int i = 0; i < 3; i++)
+		e.p[i]->up.conf.mtu = 9000;
+	e.p[2]->up.tx_chains = false;
+	vlan_set(&e, 0, "tag=10");
+	vlan_set(&e, 1, "tag=10");
+	vlan_set(&e, 2, "trunks=10");
+	e.dp->seg_mp = e.pool->mp; /* copies in the switch's mbufs */
+	m = rte_pktmbuf_alloc(big->mp);
+	d = (uint8_t *)rte_pktmbuf_append(m, 5000);
+	memset(d, 0x5a, 5000);
+	memcpy(d, BCAST, 6);
+	memcpy(d + 6, mac(0xa), 6);
+	d[12] = 0x08, d[13] = 0x00;
+	memcpy(d + 14, &marker, sizeof(marker));
+	push(&e, 0, m);
+	poll(&e);
+	CHECK(ctrs(&e, 2)->drops[VSW_DROP_TOO_BIG] == 0);
+	CHECK(sent(&e, 1) == 1 && sent(&e, 2) == 1);
+	CHECK(vsent_is(&e, 1, 0, BCAST, mac(0xa), UNTAGGED, UNTAGGED, 1));
+	CHECK(vsent_is(&e, 2, 0, BCAST, mac(0xa), 10, UNTAGGED, 1));
+	if (sent(&e, 2) == 1)
+		CHECK(e.p[2]->sent[0]->nb_segs == 1 &&
+		      e.p[2]->sent[0]->pkt_len == 5004);
+	teardown(&e);
+	CHECK(big->n_free == big->n && big->double_frees == 0);
+	fake_pool_destroy(big);
+}
+
 /* Every ingress rule's drop reason, and what is let in. */
 static void test_vlan_ingress(void)
 {
@@ -1990,6 +2033,7 @@ int main(void)
 	RUN(test_flush_wait_bound);
 	RUN(test_random);
 	RUN(test_vlan_isolation);
+	RUN(test_vlan_flood_linear);
 	RUN(test_vlan_ingress);
 	RUN(test_vlan_native);
 	RUN(test_vlan_change);

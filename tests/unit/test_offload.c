@@ -706,6 +706,49 @@ static void test_worker_csum(void)
 	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
 }
 
+/* A jumbo frame in one big mbuf whose checksum is left to fill, flooded
+ * to an output that fills none and takes no chains (p1) and to one that
+ * fills it (p2): p1's copy, in which the checksum is written, must be
+ * one mbuf too (a copy into the switch's small mbufs is a chain, which
+ * such a port would send cut); p2 gets the frame as it came. */
+static void test_worker_csum_linear(void)
+{
+	static uint8_t f[MAXF];
+	const unsigned int mtu[3] = {9000, 9000, 9000};
+	struct fake_pool *big = fake_pool_create(4, 65535);
+	uint32_t len = tcp_frame(f, false, false, 3000, mac_b);
+	uint8_t sum[2];
+	const uint8_t *d;
+	struct rte_mbuf *m, *s1;
+	struct env e;
+
+	env_up(&e, 3, mtu);
+	e.dp->pp[1].tx_chains = false;
+	e.p[2]->up.tx_offloads = VSW_TXO_CSUM;
+	f[50] = 0x12, f[51] = 0x34;
+	m = rte_pktmbuf_alloc(big->mp);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), f, len);
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	fake_port_push(e.p[0], 0, m);
+	poll_all(&e);
+	CHECK(e.p[2]->n_sent == 1 && e.p[2]->sent[0] == m);
+	CHECK(e.w->ctrs[1].drops[VSW_DROP_TOO_BIG] == 0);
+	CHECK(e.p[1]->n_sent == 1);
+	if (e.p[1]->n_sent == 1) {
+		s1 = e.p[1]->sent[0];
+		CHECK(s1 != m && s1->nb_segs == 1 && s1->pkt_len == len);
+		CHECK(s1->ol_flags == 0 && e.w->ctrs[1].csum_filled == 1);
+		d = rte_pktmbuf_read(s1, 50, 2, sum);
+		CHECK(d != NULL && (d[0] != 0x12 || d[1] != 0x34));
+	}
+	fake_port_free_sent(e.p[1]);
+	fake_port_free_sent(e.p[2]);
+	env_down(&e, 3);
+	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
+	CHECK(big->n_free == big->n && big->double_frees == 0);
+	fake_pool_destroy(big);
+}
+
 int main(int argc, char **argv)
 {
 	pool = fake_pool_create(POOL_N, RTE_PKTMBUF_HEADROOM + ROOM);
@@ -720,6 +763,7 @@ int main(int argc, char **argv)
 	RUN(test_worker_tso_ipcsum_linear);
 	RUN(test_worker_ip6_ext);
 	RUN(test_worker_csum);
+	RUN(test_worker_csum_linear);
 	fake_pool_destroy(pool);
 	return TEST_EXIT();
 }
