@@ -223,18 +223,21 @@ static uint32_t client_main(void *arg)
 	return 0;
 }
 
-/* dpdkvhostuser sockets: where OVS puts them, its run directory (that
- * of a unix db socket; vsw's run-dir for tcp). */
+/* OVS's run directory (that of a unix db socket; vsw's run-dir for
+ * tcp), where dpdkvhostuser sockets go unless the database names a
+ * subdirectory (other_config:vhost-sock-dir, sync.c). */
 static void sock_dir(struct vsw_ovsdb *o)
 {
 	const char *slash = strrchr(o->at.path, '/');
 
 	if (o->at.is_unix && slash != NULL && slash != o->at.path)
-		snprintf(o->sock_dir, sizeof(o->sock_dir), "%.*s",
+		snprintf(o->run_dir, sizeof(o->run_dir), "%.*s",
 			 (int)(slash - o->at.path), o->at.path);
 	else
-		snprintf(o->sock_dir, sizeof(o->sock_dir), "%s",
+		snprintf(o->run_dir, sizeof(o->run_dir), "%s",
 			 o->ctl->cfg.sw.run_dir);
+	snprintf(o->sock_dir, sizeof(o->sock_dir), "%s", o->run_dir);
+	snprintf(o->st.sock_dir, sizeof(o->st.sock_dir), "%s", o->sock_dir);
 }
 
 int vsw_ovsdb_start(struct vsw_ctl *ctl, struct vsw_ovsdb **out, char *err,

@@ -44,6 +44,7 @@ struct vsw_ovsdb_status {
 	unsigned int n_ports;  /* vsw ports made from OVSDB rows */
 	unsigned int n_errors; /* Interface rows reported in error */
 	char last_error[256];  /* of the connection ("" = none) */
+	char sock_dir[256];    /* where dpdkvhostuser sockets go */
 };
 void vsw_ovsdb_get_status(struct vsw_ovsdb *o, struct vsw_ovsdb_status *s);
 

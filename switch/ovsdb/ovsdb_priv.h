@@ -61,7 +61,13 @@ struct ovsdb_iface; /* sync.c's view of one Interface row */
 struct vsw_ovsdb {
 	struct vsw_ctl *ctl;
 	struct vsw_ovsdb_remote at;
-	char sock_dir[VSW_PATH_MAX]; /* dpdkvhostuser sockets: OVS's rundir */
+	char run_dir[VSW_PATH_MAX]; /* OVS's rundir (the db socket's) */
+	/* dpdkvhostuser sockets: run_dir, or below it other_config:
+	 * vhost-sock-dir as the first sync found it (sync.c take_sock_dir) */
+	char sock_dir[VSW_PATH_MAX];
+	bool sock_dir_taken;
+	char sock_sub[VSW_PATH_MAX];	  /* the vhost-sock-dir taken */
+	char sock_sub_told[VSW_PATH_MAX]; /* the last later one logged */
 	pthread_t thread;
 	int stop_fd; /* eventfd: vsw_ovsdb_stop */
 	struct rpc rpc;

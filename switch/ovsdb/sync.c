@@ -613,6 +613,60 @@ static void note_status(struct vsw_ovsdb *o)
 	pthread_mutex_unlock(&o->lock);
 }
 
+/*
+ * other_config:vhost-sock-dir of Open_vSwitch row @row: the directory of
+ * dpdkvhostuser sockets relative to OVS's run directory, taken when vsw
+ * first sees the row, as ovs-vswitchd takes it when it starts (a later
+ * change is logged and waits for a restart: moving the sockets of
+ * running guests would cut them off).  One with ".." is refused (the
+ * sockets stay in the run directory), as OVS refuses it.
+ */
+static void take_sock_dir(struct vsw_ovsdb *o, json_t *row)
+{
+	const char *sub = datum_map_get(json_object_get(row, "other_config"),
+					"vhost-sock-dir");
+	size_t n;
+
+	if (sub == NULL)
+		sub = "";
+	if (o->sock_dir_taken) {
+		if (strcmp(sub, o->sock_sub) != 0 &&
+		    strcmp(sub, o->sock_sub_told) != 0)
+			VSW_LOG(WARNING,
+				"ovsdb: other_config:vhost-sock-dir is now "
+				"\"%s\": dpdkvhostuser sockets stay in %s "
+				"until vsw restarts (as with ovs-vswitchd)",
+				sub, o->sock_dir);
+		snprintf(o->sock_sub_told, sizeof(o->sock_sub_told), "%s", sub);
+		return;
+	}
+	o->sock_dir_taken = true;
+	snprintf(o->sock_sub, sizeof(o->sock_sub), "%s", sub);
+	snprintf(o->sock_sub_told, sizeof(o->sock_sub_told), "%s", sub);
+	sub += strspn(sub, "/");
+	n = strlen(sub);
+	while (n > 0 && sub[n - 1] == '/')
+		n--;
+	if (n == 0)
+		return;
+	if (strstr(sub, "..") != NULL ||
+	    strlen(o->run_dir) + 1 + n >= sizeof(o->sock_dir) - 32) {
+		VSW_LOG(ERR,
+			"ovsdb: other_config:vhost-sock-dir \"%s\" %s: "
+			"dpdkvhostuser sockets go to %s",
+			o->sock_sub,
+			strstr(sub, "..") ? "has \"..\"" : "is too long",
+			o->sock_dir);
+		return;
+	}
+	snprintf(o->sock_dir, sizeof(o->sock_dir), "%s/%.*s", o->run_dir,
+		 (int)n, sub);
+	VSW_LOG(INFO, "ovsdb: dpdkvhostuser sockets go to %s", o->sock_dir);
+	pthread_mutex_lock(&o->lock);
+	snprintf(o->st.sock_dir, sizeof(o->st.sock_dir), "%s", o->sock_dir);
+	pthread_mutex_unlock(&o->lock);
+}
+
 /* Open_vSwitch's next_cfg and other_config:vhost-sock-dir. */
 static void read_root(struct vsw_ovsdb *o)
 {
@@ -621,6 +675,7 @@ static void read_root(struct vsw_ovsdb *o)
 
 	json_object_foreach (ovs, u, row) {
 		o->next_cfg = datum_int(json_object_get(row, "next_cfg"), 0);
+		take_sock_dir(o, row);
 		break;
 	}
 }

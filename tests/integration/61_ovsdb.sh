@@ -9,7 +9,10 @@
 # port of vsw's config file is never touched. ovsdb-server restarts under
 # traffic (vsw keeps forwarding, reconnects, applies what changed); vsw
 # restarts while the database changes (its ports come back from the state
-# file, then follow the database); del-br removes the bridge's ports.
+# file, then follow the database; other_config:vhost-sock-dir, set
+# meanwhile, moves the dpdkvhostuser sockets below OVS's run directory;
+# a later change waits for the next restart, one with ".." is refused);
+# del-br removes the bridge's ports.
 . "$(dirname "$0")/lib.sh"
 
 for b in ovsdb-server ovsdb-tool ovs-vsctl; do
@@ -108,21 +111,45 @@ reap_pid "$GEN" || fail "generator: $(tail -3 "$T/gen.log")"
 [ "$(jq .lost "$T/gen.json")" -eq 0 ] || fail "A->B lost frames across the ovsdb-server restart: $(cat "$T/gen.json")"
 
 note "vsw restarts while the database changes: ports from the state file, then the database's"
+[ "$(info_val ovsdb_vhost_sock_dir)" = "$OV" ] || fail "ovsdb_vhost_sock_dir: $(info_val ovsdb_vhost_sock_dir)"
 stop_vsw
 vs --no-wait del-port b
 vs --no-wait add-port br0 d -- set Interface d type=dpdkvhostuser
+# OVS's other_config:vhost-sock-dir (relative to its run directory),
+# taken when vsw starts, as ovs-vswitchd takes it
+mkdir "$OV/vhu"
+vs --no-wait set Open_vSwitch . other_config:vhost-sock-dir=vhu/
 start_vsw "$CFG"
 ctl port a >/dev/null || fail "a did not come back"
 wait_for 20 "vsw synced after its restart" ctl_holds '.ovsdb_state == "synced"' info
 wait_for 10 "b deleted, d added" sh -c "! $VSWCTL --file-prefix $PREFIX port b >/dev/null 2>&1 && $VSWCTL --file-prefix $PREFIX port d >/dev/null"
+[ "$(info_val ovsdb_vhost_sock_dir)" = "$OV/vhu" ] || fail "ovsdb_vhost_sock_dir: $(info_val ovsdb_vhost_sock_dir)"
+wait_for 10 "a's socket moved to vhost-sock-dir" ctl_holds ".path == \"$OV/vhu/a\"" port a
+[ "$(port_ctr d path)" = "$OV/vhu/d" ] && [ -S "$OV/vhu/d" ] || fail "d's socket: $(port_ctr d path)"
+[ "$(iface d error)" = "[]" ] || fail "Interface d error: $(iface d error)"
+note "vhost-sock-dir changed while vsw runs: logged, taken at the next restart"
+vs set Open_vSwitch . other_config:vhost-sock-dir=elsewhere
+vs add-port br0 e -- set Interface e type=dpdkvhostuser || fail "add-port e"
+[ "$(port_ctr e path)" = "$OV/vhu/e" ] || fail "e's socket: $(port_ctr e path)"
+wait_for 5 "the change logged" grep -q 'vhost-sock-dir is now "elsewhere".*until vsw restarts' "$T/vsw.log"
 [ "$(port_ctr a tag)" = 10 ] && [ "$(port_ctr a mtu)" = 9000 ] || fail "a's settings after the restart"
 vs set Interface a mtu_request=1500 || fail "ovs-vsctl (waiting for cur_cfg) after the restart"
 [ "$(port_ctr a mtu)" = 1500 ] || fail "a's mtu after the restart: $(port_ctr a mtu)"
 
 note "del-br: the bridge's ports go, the config file's port stays"
 vs del-br br0 || fail "del-br"
-for p in a d; do ctl port $p >/dev/null 2>&1 && fail "$p left after del-br"; done
+for p in a d e; do ctl port $p >/dev/null 2>&1 && fail "$p left after del-br"; done
 ctl port cfgp >/dev/null || fail "cfgp went with del-br"
 [ "$(info_val ovsdb_ports)" = 0 ] || fail "ovsdb_ports: $(info_val ovsdb_ports)"
+stop_vsw
+
+note "a vhost-sock-dir with '..' is refused, as OVS refuses it: sockets in the run directory"
+vs --no-wait set Open_vSwitch . other_config:vhost-sock-dir=../x
+start_vsw "$CFG"
+wait_for 20 "vsw synced" ctl_holds '.ovsdb_state == "synced"' info
+grep -q 'vhost-sock-dir "../x" has "..": dpdkvhostuser sockets go to '"$OV"'$' "$T/vsw.log" ||
+	fail "no error for vhost-sock-dir ../x: $(grep vhost-sock-dir "$T/vsw.log")"
+vs add-br br0 -- add-port br0 f -- set Interface f type=dpdkvhostuser || fail "add-port f"
+[ "$(port_ctr f path)" = "$OV/f" ] && [ -S "$OV/f" ] || fail "f's socket: $(port_ctr f path)"
 stop_vsw
 echo "PASS: ovs-vsctl drives vsw through the real ovsdb-server"
