@@ -129,7 +129,7 @@ const struct vsw_key vsw_keys[] = {
 	{"fdb-aging-s", SW(fdb_aging_s), .max = 86400, .note = " (0 = never)",
 	 .dflt = "300", .runtime = true,
 	 .help = "Seconds before an idle MAC entry is removed; 0 = never."},
-	{"rebalance-interval-s", SW(rebalance_interval_s), .max = 3600,
+	{"rebalance-interval-s", SW(rebalance_interval_s), .max = 1200000,
 	 .note = " (0 = off)", .dflt = "0", .runtime = true,
 	 .help = "Every N s, move rx queues between workers whose load "
 		 "differs; 0 = off."},

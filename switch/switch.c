@@ -191,6 +191,7 @@ int vsw_switch_create(struct vsw_switch *sw, const char *state_note)
 	int rc;
 
 	ctl->rt = &sw->rt;
+	ctl->sw_own = ctl->cfg.sw;
 	rc = vsw_config_check_mbufs(&ctl->cfg,
 				    workers < VSW_MAX_WORKERS ? workers
 							      : VSW_MAX_WORKERS,

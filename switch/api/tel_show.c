@@ -66,6 +66,7 @@ static void add_ovsdb(struct rte_tel_data *d, const struct vsw_config *cfg)
 	rte_tel_data_add_dict_u64(d, "ovsdb_errors", st.n_errors);
 	rte_tel_data_add_dict_string(d, "ovsdb_last_error", st.last_error);
 	rte_tel_data_add_dict_string(d, "ovsdb_vhost_sock_dir", st.sock_dir);
+	rte_tel_data_add_dict_string(d, "ovsdb_settings", st.settings);
 }
 
 static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)

@@ -85,10 +85,24 @@ struct vsw_capture_info {
  * them): control keeps the values at the last stats/clear (or port-add),
  * which readers subtract.
  */
+/* A [switch] setting laid over vsw's own by another source (the OVSDB
+ * client: settings.c vsw_ctl_override). */
+#define VSW_MAX_OVERRIDES 8
+struct vsw_override {
+	char key[32];
+	char value[32];
+	char from[96]; /* where it comes from, for `set`'s refusal */
+};
+
 struct vsw_ctl {
 	struct vsw_rt *rt;     /* the workers' runtime (publish, FDB, clock) */
 	struct vsw_config cfg; /* cfg.sw changes under ctl_lock (`set`) */
-	char file_prefix[64];  /* EAL's, for `info` */
+	/* [switch] as the config file, the state file and `set` made it,
+	 * which the state file holds: cfg.sw is it with over[] laid on */
+	struct vsw_switch_conf sw_own;
+	struct vsw_override over[VSW_MAX_OVERRIDES];
+	unsigned int n_over;
+	char file_prefix[64]; /* EAL's, for `info` */
 	uint64_t start_tsc;
 	int wake_fd;   /* eventfd the control loop sleeps on */
 	bool stopping; /* commands refuse: ports may be gone */
@@ -245,9 +259,18 @@ void vsw_ctl_watch_init(struct vsw_ctl *ctl);
 void vsw_ctl_watch_poll(struct vsw_ctl *ctl);
 void vsw_ctl_watch_fini(struct vsw_ctl *ctl);
 
-/* settings.c: `set` (committed) */
+/* settings.c: `set` (committed; refused for a key laid over) */
 int vsw_ctl_set(struct vsw_ctl *ctl, const char *key, const char *value,
 		char *err, size_t errlen);
+/*
+ * Lay the @n settings @ov over vsw's own [switch] (n = 0: none), in
+ * place of those laid before: in force at once, never in the state file
+ * (which keeps vsw's own values), and `set` refuses their keys while
+ * they stay.  0 (also when nothing changed), or -errno with a message
+ * and the settings before still in force.
+ */
+int vsw_ctl_override(struct vsw_ctl *ctl, const struct vsw_override *ov,
+		     unsigned int n, char *err, size_t errlen);
 /* FDB timestamps are rewritten every fdb-aging-s / 60 seconds (>= 1). */
 void vsw_ctl_fdb_refresh(struct vsw_ctl *ctl);
 

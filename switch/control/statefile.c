@@ -85,7 +85,7 @@ void vsw_statefile_collect(const struct vsw_ctl *ctl, struct vsw_config *cfg)
 {
 	vsw_config_init(cfg);
 	snprintf(cfg->source, sizeof(cfg->source), "%s", ctl->cfg.source);
-	cfg->sw = ctl->cfg.sw;
+	cfg->sw = ctl->sw_own; /* not what the database lays over it */
 	for (int i = 0; i < VSW_MAX_PORTS; i++)
 		if (ctl->ports[i] != NULL)
 			cfg->ports[cfg->n_ports++] = ctl->ports[i]->conf;

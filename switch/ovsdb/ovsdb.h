@@ -45,6 +45,7 @@ struct vsw_ovsdb_status {
 	unsigned int n_errors; /* Interface rows reported in error */
 	char last_error[256];  /* of the connection ("" = none) */
 	char sock_dir[256];    /* where dpdkvhostuser sockets go */
+	char settings[128];    /* [switch] keys laid over from other_config */
 };
 void vsw_ovsdb_get_status(struct vsw_ovsdb *o, struct vsw_ovsdb_status *s);
 

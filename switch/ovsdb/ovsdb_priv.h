@@ -68,6 +68,8 @@ struct vsw_ovsdb {
 	bool sock_dir_taken;
 	char sock_sub[VSW_PATH_MAX];	  /* the vhost-sock-dir taken */
 	char sock_sub_told[VSW_PATH_MAX]; /* the last later one logged */
+	/* the last bad value logged of each other_config number (sync.c) */
+	char bad_setting[3][64];
 	pthread_t thread;
 	int stop_fd; /* eventfd: vsw_ovsdb_stop */
 	struct rpc rpc;

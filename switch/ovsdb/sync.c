@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
@@ -667,7 +668,101 @@ static void take_sock_dir(struct vsw_ovsdb *o, json_t *row)
 	pthread_mutex_unlock(&o->lock);
 }
 
-/* Open_vSwitch's next_cfg and other_config:vhost-sock-dir. */
+/*
+ * @key of the map @oc as an integer in @lo..@hi into @v: true, or false
+ * when absent or not such a number (logged once per value, @i the
+ * key's slot in bad_setting: OVS too ignores such a value).
+ */
+static bool oc_int(struct vsw_ovsdb *o, json_t *oc, unsigned int i,
+		   const char *key, long lo, long hi, long *v)
+{
+	const char *s = datum_map_get(oc, key);
+	char *end;
+	long x;
+
+	if (s == NULL)
+		return false;
+	errno = 0;
+	x = strtol(s, &end, 10);
+	if (errno == 0 && end != s && *end == '\0' && x >= lo && x <= hi) {
+		*v = x;
+		return true;
+	}
+	if (strcmp(o->bad_setting[i], s) != 0) {
+		VSW_LOG(WARNING,
+			"ovsdb: other_config:%s=\"%s\" is not a number in "
+			"%ld..%ld: ignored",
+			key, s, lo, hi);
+		snprintf(o->bad_setting[i], sizeof(o->bad_setting[i]), "%s", s);
+	}
+	return false;
+}
+
+static void over_add(struct vsw_override *ov, unsigned int *n, const char *key,
+		     long v, const char *from)
+{
+	struct vsw_override *x = &ov[(*n)++];
+
+	snprintf(x->key, sizeof(x->key), "%s", key);
+	snprintf(x->value, sizeof(x->value), "%ld", v);
+	snprintf(x->from, sizeof(x->from), "OVSDB (Open_vSwitch %s)", from);
+}
+
+/*
+ * The settings of Open_vSwitch row @row's other_config that vsw has
+ * (docs/integration.md), laid over vsw's own while the database has
+ * them: tx-flush-interval (µs, as vsw's); pmd-auto-lb (with
+ * pmd-auto-lb-rebal-interval, minutes: 0 or none is 1, as in OVS) as
+ * rebalance-interval-s; pmd-auto-lb-improvement-threshold as
+ * rebalance-improvement-pct.  Which ones, in @o->st.settings.
+ */
+static void take_settings(struct vsw_ovsdb *o, json_t *row)
+{
+	json_t *oc = json_object_get(row, "other_config");
+	struct vsw_override ov[VSW_MAX_OVERRIDES];
+	char err[VSW_ERR_MAX], list[VSW_MAX_OVERRIDES * 72] = "";
+	const char *lb = datum_map_get(oc, "pmd-auto-lb");
+	unsigned int n = 0;
+	long v, min = 1;
+
+	if (oc_int(o, oc, 0, "tx-flush-interval", 0, 1000000, &v))
+		over_add(ov, &n, "tx-flush-interval-us", v,
+			 "other_config:tx-flush-interval");
+	if (lb != NULL && strcmp(lb, "true") == 0) {
+		if (oc_int(o, oc, 1, "pmd-auto-lb-rebal-interval", 0, 20000,
+			   &min) &&
+		    min == 0)
+			min = 1;
+		over_add(ov, &n, "rebalance-interval-s", min * 60,
+			 "other_config:pmd-auto-lb=true and "
+			 "pmd-auto-lb-rebal-interval");
+	} else if (lb != NULL) {
+		over_add(ov, &n, "rebalance-interval-s", 0,
+			 "other_config:pmd-auto-lb");
+	}
+	if (oc_int(o, oc, 2, "pmd-auto-lb-improvement-threshold", 0, 100, &v))
+		over_add(ov, &n, "rebalance-improvement-pct", v,
+			 "other_config:pmd-auto-lb-improvement-threshold");
+	if (vsw_ctl_override(o->ctl, ov, n, err, sizeof(err)) < 0) {
+		VSW_LOG(ERR, "ovsdb: other_config: %s", err);
+		return;
+	}
+	for (unsigned int i = 0, at = 0; i < n; i++)
+		at += (unsigned int)snprintf(list + at, sizeof(list) - at,
+					     "%s%.31s=%.31s", i ? " " : "",
+					     ov[i].key, ov[i].value);
+	list[sizeof(o->st.settings) - 1] = '\0'; /* (88 bytes at most) */
+	if (strcmp(list, o->st.settings) == 0)
+		return;
+	VSW_LOG(INFO, "ovsdb: settings from other_config: %s",
+		list[0] ? list : "none (vsw's own)");
+	pthread_mutex_lock(&o->lock);
+	memcpy(o->st.settings, list, sizeof(o->st.settings));
+	pthread_mutex_unlock(&o->lock);
+}
+
+/* Open_vSwitch's next_cfg, other_config:vhost-sock-dir and the settings
+ * of other_config that vsw has. */
 static void read_root(struct vsw_ovsdb *o)
 {
 	json_t *ovs = table(o, "Open_vSwitch"), *row;
@@ -676,6 +771,7 @@ static void read_root(struct vsw_ovsdb *o)
 	json_object_foreach (ovs, u, row) {
 		o->next_cfg = datum_int(json_object_get(row, "next_cfg"), 0);
 		take_sock_dir(o, row);
+		take_settings(o, row);
 		break;
 	}
 }

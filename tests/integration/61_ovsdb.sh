@@ -12,6 +12,10 @@
 # file, then follow the database; other_config:vhost-sock-dir, set
 # meanwhile, moves the dpdkvhostuser sockets below OVS's run directory;
 # a later change waits for the next restart, one with ".." is refused);
+# other_config:tx-flush-interval, pmd-auto-lb and its interval and
+# improvement threshold are in force while the database has them, `set`
+# refuses those keys, the state keeps vsw's own values, which come back
+# when the database lets go;
 # del-br removes the bridge's ports.
 . "$(dirname "$0")/lib.sh"
 
@@ -86,6 +90,35 @@ iface b error | grep -q "vsw does not apply: options:n_rxq, ofport_request" ||
 [ "$(iface b ofport)" -ge 1 ] && ctl port b >/dev/null || fail "b went with an ignored column"
 vs remove Interface b options n_rxq -- clear Interface b ofport_request
 [ "$(iface b error)" = "[]" ] || fail "b's error after the columns were cleared: $(iface b error)"
+
+note "Open_vSwitch other_config's settings laid over vsw's own while the database has them"
+ctl set tx-flush-interval-us 20 >/dev/null || fail "vswctl set tx-flush-interval-us 20"
+vs set Open_vSwitch . other_config:tx-flush-interval=50 other_config:pmd-auto-lb=true \
+	other_config:pmd-auto-lb-rebal-interval=2 other_config:pmd-auto-lb-improvement-threshold=40 ||
+	fail "set other_config"
+[ "$(info_val ovsdb_settings)" = "tx-flush-interval-us=50 rebalance-interval-s=120 rebalance-improvement-pct=40" ] ||
+	fail "ovsdb_settings: $(info_val ovsdb_settings)"
+[ "$(info_val tx_flush_interval_us)" = 50 ] && [ "$(info_val rebalance_interval_s)" = 120 ] &&
+	[ "$(info_val rebalance_improvement_pct)" = 40 ] ||
+	fail "settings in force: $(jctl info | jq -c '{tx_flush_interval_us, rebalance_interval_s, rebalance_improvement_pct}')"
+out=$(ctl set tx-flush-interval-us 10 2>&1) && fail "vswctl set of a key the database sets was taken"
+echo "$out" | grep -q "tx-flush-interval-us is 50, set by OVSDB (Open_vSwitch other_config:tx-flush-interval)" ||
+	fail "set's refusal: $out"
+ctl show-config >"$T/state.ini" || fail "show-config"
+grep -q '^tx-flush-interval-us = 20$' "$T/state.ini" && ! grep -q '^rebalance-' "$T/state.ini" ||
+	fail "the state holds the database's settings, not vsw's own: $(grep -E 'flush|rebal' "$T/state.ini")"
+vs set Open_vSwitch . other_config:tx-flush-interval=abc || fail "set tx-flush-interval=abc"
+[ "$(info_val tx_flush_interval_us)" = 20 ] || fail "tx-flush-interval=abc: $(info_val tx_flush_interval_us)"
+grep -q 'other_config:tx-flush-interval="abc" is not a number in 0..1000000: ignored' "$T/vsw.log" ||
+	fail "no warning for tx-flush-interval=abc"
+vs remove Open_vSwitch . other_config tx-flush-interval pmd-auto-lb-improvement-threshold \
+	-- set Open_vSwitch . other_config:pmd-auto-lb=false || fail "remove other_config keys"
+[ "$(info_val ovsdb_settings)" = "rebalance-interval-s=0" ] || fail "ovsdb_settings: $(info_val ovsdb_settings)"
+[ "$(info_val tx_flush_interval_us)" = 20 ] && [ "$(info_val rebalance_improvement_pct)" = 25 ] ||
+	fail "vsw's own settings not back: $(jctl info | jq -c '{tx_flush_interval_us, rebalance_improvement_pct}')"
+vs remove Open_vSwitch . other_config pmd-auto-lb pmd-auto-lb-rebal-interval || fail "remove pmd-auto-lb"
+[ "$(info_val ovsdb_settings)" = "" ] || fail "ovsdb_settings: $(info_val ovsdb_settings)"
+ctl set tx-flush-interval-us 0 >/dev/null || fail "vswctl set tx-flush-interval-us 0 once the database let go"
 
 note "guests on a and b forward; Interface rows show it"
 gp=${PREFIX}ggen
