@@ -551,6 +551,9 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 	/* IPv6 extension headers: only for an output that takes them */
 	ext_ok = !h.v6 || h.l3 == IP6_HLEN || (txo & VSW_TXO_IP6EXT);
 	if (!(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG)) {
+		if (m->nb_segs != 1 && !op->tx_chains &&
+		    (m = vsw_tx_linear(w, dp, out, m)) == NULL)
+			return;
 		if (too_big_for(dp, out, m)) {
 			drop_pkt(c, VSW_DROP_TOO_BIG, m);
 			return;

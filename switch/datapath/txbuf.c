@@ -33,6 +33,24 @@
 #include "txbuf.h"
 
 /* Take pkts[i] out of the batch (it is freed and counted by the caller). */
+struct rte_mbuf *vsw_tx_linear(struct vsw_worker *w, const struct vsw_table *dp,
+			       uint16_t out, struct rte_mbuf *m)
+{
+	struct rte_mempool *mp = vsw_copy_pool_for(dp, m, false);
+	struct rte_mbuf *l;
+
+	if (m->pkt_len > dp->pp[out].max_frame ||
+	    m->pkt_len + RTE_PKTMBUF_HEADROOM > rte_pktmbuf_data_room_size(mp))
+		return m;
+	l = rte_pktmbuf_copy(m, mp, 0, UINT32_MAX);
+	if (l == NULL) {
+		drop_pkt(&w->ctrs[out], VSW_DROP_NO_MBUF, m);
+		return NULL;
+	}
+	rte_pktmbuf_free(m);
+	return l;
+}
+
 static void cut(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
 {
 	memmove(&pkts[i], &pkts[i + 1], (size_t)(n - i - 1) * sizeof(*pkts));

@@ -5,7 +5,8 @@
  * txbuf.c).  A copy for an output whose mtu, guest buffers or lack of
  * chained-mbuf support cannot take it is dropped for that output alone
  * (too_big), never truncated and never blocking the frames queued behind
- * it; an offloaded frame (a TSO frame or a checksum left to fill, marked
+ * it (a chain that one mbuf holds goes to an output without chains as a
+ * copy in one, vsw_tx_linear); an offloaded frame (a TSO frame or a checksum left to fill, marked
  * at ingress by offload.c) goes whole, filled in or cut into segments as
  * the output needs (vsw_offload_out).
  */
@@ -61,16 +62,31 @@ static inline void vsw_append_plain(struct vsw_worker *w,
 		vsw_flush_port(w, dp, out, now);
 }
 
+/*
+ * @m (one reference), a chain, for @out, which sends none: a copy in one
+ * mbuf when one holds it (the switch's, else @m's own pool's: a big
+ * mbuf), @m's reference given back; @m itself when none does (the
+ * caller drops it as too_big); NULL when no mbuf was left (no_mbuf, @m
+ * freed).  A chain shorter than an mbuf comes from a PMD that cut it (a
+ * memif of smaller buffers, a virtio device's mergeable buffers) or from
+ * a vxlan frame's decapsulation.
+ */
+struct rte_mbuf *vsw_tx_linear(struct vsw_worker *w, const struct vsw_table *dp,
+			       uint16_t out, struct rte_mbuf *m);
+
 /* Give @m (one reference) to @out. */
 static inline void append(struct vsw_worker *w, const struct vsw_table *dp,
 			  uint16_t out, struct rte_mbuf *m, uint64_t now)
 {
-	if (unlikely(m->pkt_len > dp->fast_len ||
+	if (unlikely(m->pkt_len > dp->fast_len || m->nb_segs != 1 ||
 		     (m->ol_flags & VSW_OL_TX_MASK) != 0)) {
 		if (m->ol_flags & VSW_OL_TX_MASK) {
 			vsw_offload_out(w, dp, out, m, now);
 			return;
 		}
+		if (m->nb_segs != 1 && !dp->pp[out].tx_chains &&
+		    (m = vsw_tx_linear(w, dp, out, m)) == NULL)
+			return;
 		if (too_big_for(dp, out, m)) {
 			drop_pkt(&w->ctrs[out], VSW_DROP_TOO_BIG, m);
 			return;

@@ -592,6 +592,19 @@ static void test_too_big(void)
 	CHECK(sent(&e, 1) == 1 && sent(&e, 2) == 0);
 	check_counters(&e);
 	drain(&e);
+	/* a chain shorter than an mbuf (a memif of 1 KiB buffers): p2 gets
+	 * it in one mbuf, a copy; p1 the chain (before, p2 got the chain:
+	 * shorter than fast_len, it skipped the check) */
+	push(&e, 0, chain(&e, BCAST, mac(0xa), 1000, 400, 4));
+	poll(&e);
+	CHECK(ctrs(&e, 2)->drops[VSW_DROP_TOO_BIG] == 1); /* the one above */
+	CHECK(sent(&e, 1) == 1 && sent(&e, 2) == 1);
+	CHECK(sent_is(&e, 2, 0, BCAST, mac(0xa), 4) &&
+	      e.p[2]->sent[0]->nb_segs == 1 &&
+	      e.p[2]->sent[0]->pkt_len == 1400);
+	CHECK(e.p[1]->sent[0]->nb_segs == 2);
+	check_counters(&e);
+	drain(&e);
 	/* p1's guest has small rx buffers: its tx refuses the big frame,
 	 * which alone is dropped, without using up a retry */
 	e.p[1]->up.tx_refuses_big = true;

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libFuzzer harness for the whole forwarding pass (switch/datapath/
+ * worker.c with offload.c, txbuf.c, vlan.h) over fake ports (tests/unit),
+ * where frames meet each other and the outputs' differences: floods to
+ * ports that take chains or not, checksums or TSO or not, different mtus,
+ * VLAN pushes and pops, tx rings that fill, frames in small chained mbufs
+ * or in one big mbuf (a TSO guest's), offered whole or as TSO frames and
+ * checksum requests.
+ *
+ * Input: byte 0 the number of ports (2..4) and the burst; then 3 bytes
+ * per port (mtu, what its tx takes, its VLAN setting and tx room); then
+ * records of one frame each: a byte of in-port, kind (plain, checksum
+ * request, TSO) and buffer (chain, big mbuf), two bytes of gso_size, two
+ * of length, then that many bytes of frame (cut where the input ends).
+ * The frames are polled as one burst and everything flushed.
+ *
+ * Besides not crashing (ASan, UBSan), every frame a port was given must
+ * be one it can send: a well-formed chain (segment lengths adding up to
+ * pkt_len), one segment for a port that sends no chains, no longer than
+ * the port's frames (a TSO frame: its headers plus gso_size), no tx
+ * request the port does not take (TSO, an L4 or IPv4 header checksum);
+ * the counters keep stats.h's invariants (every frame received counted
+ * once as unicast, flooded or dropped; every copy sent, buffered or
+ * dropped); each sent mbuf holds exactly one reference per port that got
+ * it; and after every port is freed both pools hold every mbuf again,
+ * none given back twice.
+ */
+#include <stdbool.h>
+
+#include "config/vsw_config.h"
+#include "datapath/offload.h"
+#include "datapath/worker.h"
+#include "fake_pool.h"
+#include "fake_port.h"
+#include "fuzz.h"
+
+#define MAX_PORTS 4
+#define ROOM 2048 /* the switch's mbufs (data room after headroom) */
+#define SMALL_N 2048
+#define BIG_N 32
+#define BIG_ROOM 65535
+#define MAX_FRAMES 24
+
+static struct fake_pool *small, *big;
+
+static const unsigned int mtus[8] = {1500, 9000, 600,  2000,
+				     1500, 9000, 1500, 68};
+static const char *const vlans[6] = {
+	NULL,
+	"tag=10",
+	"trunks=10,20",
+	"vlan-mode=native-untagged,tag=10,trunks=20",
+	"vlan-mode=native-tagged,tag=20,trunks=10",
+	"tag=20",
+};
+
+struct env {
+	struct vsw_switch_conf sw;
+	struct fake_port *p[MAX_PORTS];
+	struct vsw_port *ports[VSW_MAX_PORTS];
+	int8_t owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
+	unsigned int lcores[2];
+	unsigned int n;
+	struct vsw_table *dp;
+	struct vsw_worker *w;
+	struct vsw_fdb *fdb;
+};
+
+static struct env env_storage;
+
+/* @len bytes of @d as a chain of mbufs of @room bytes each (vhost's
+ * chains of the switch's mbufs), or in one big mbuf. */
+static struct rte_mbuf *mk(const uint8_t *d, uint32_t len, bool in_big)
+{
+	uint32_t room = in_big ? BIG_ROOM - RTE_PKTMBUF_HEADROOM : 700;
+	struct fake_pool *fp = in_big ? big : small;
+	struct rte_mbuf *h = NULL, *last = NULL;
+	uint32_t off = 0;
+
+	do {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(fp->mp);
+		uint32_t k = len - off < room ? len - off : room;
+
+		if (m == NULL) {
+			rte_pktmbuf_free(h);
+			return NULL;
+		}
+		memcpy(rte_pktmbuf_append(m, (uint16_t)k), d + off, k);
+		off += k;
+		if (h == NULL) {
+			h = m;
+		} else {
+			last->next = m;
+			h->nb_segs++;
+			h->pkt_len += k;
+		}
+		last = m;
+	} while (off < len);
+	return h;
+}
+
+/* The ports @cfg describes and their table in @dp, worker @w zeroed. */
+static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
+		   struct vsw_worker *w)
+{
+	struct vsw_fdb_params fp = {.max_entries = 256, .seed = 7};
+	struct vsw_table_src src = {
+		.sw = &e->sw,
+		.ports = e->ports,
+		.owner = e->owner,
+		.lcores = e->lcores,
+		.n_workers = 1,
+		.hz = 1000000,
+		.room = ROOM,
+		.mp = small->mp,
+	};
+	char err[VSW_ERR_MAX];
+
+	memset(e, 0, sizeof(*e));
+	memset(w, 0, sizeof(*w));
+	e->dp = dp;
+	e->w = w;
+	e->n = 2 + cfg[0] % 3;
+	e->fdb = vsw_fdb_create(&fp);
+	e->sw.burst = (uint16_t)(1 + (cfg[0] >> 2) % 32);
+	e->sw.tx_retries = 1;
+	e->lcores[0] = 1;
+	memset(e->owner, VSW_RXQ_UNASSIGNED, sizeof(e->owner));
+	for (unsigned int i = 0; i < e->n; i++) {
+		const uint8_t *c = cfg + 1 + 3 * i;
+		struct vsw_port *p;
+		char name[8];
+
+		snprintf(name, sizeof(name), "p%u", i);
+		e->p[i] = fake_port_create(name, (uint16_t)i, 1);
+		p = &e->p[i]->up;
+		snprintf(p->conf.name, sizeof(p->conf.name), "%s", name);
+		p->conf.mtu = mtus[c[0] & 7];
+		p->tx_chains = c[1] & 1;
+		p->tx_offloads = (uint32_t)(c[1] >> 1) & 0x1f;
+		if (p->tx_offloads != 0) /* every kind: none without CSUM */
+			p->tx_offloads |= VSW_TXO_CSUM;
+		p->tx_refuses_big = c[1] >> 6 & 1;
+		p->mp = small->mp;
+		if (vlans[c[2] % 6] != NULL &&
+		    vsw_config_port_set_kv(&p->conf, vlans[c[2] % 6], err,
+					   sizeof(err)) != 0)
+			abort(); /* our own settings */
+		/* a ring of 1..4 frames now and then */
+		if (c[2] >= 0xc0)
+			e->p[i]->tx_room = 1 + (c[2] & 3);
+		e->ports[i] = p;
+	}
+	if (vsw_table_build(&src, dp, err, sizeof(err)) != 0) {
+		fprintf(stderr, "table build: %s\n", err);
+		abort();
+	}
+}
+
+static void env_down(struct env *e)
+{
+	for (unsigned int i = 0; i < e->n; i++)
+		fake_port_destroy(e->p[i]);
+	vsw_fdb_destroy(e->fdb);
+}
+
+static bool is_rx_drop(unsigned int r)
+{
+	static const char *const side[VSW_DROP_MAX] = {
+#define X(e, k, s, d) [VSW_DROP_##e] = #s,
+		VSW_DROP_REASONS(X)
+#undef X
+	};
+
+	return side[r][0] == 'r';
+}
+
+/* Can port @i send @m as it is? */
+static void check_sent(const struct env *e, unsigned int i,
+		       const struct rte_mbuf *m)
+{
+	const struct vsw_port *p = &e->p[i]->up;
+	const struct vsw_table_port *pp = &e->dp->pp[i];
+	uint32_t sum = 0, n = 0;
+
+	for (const struct rte_mbuf *s = m; s != NULL; s = s->next) {
+		sum += s->data_len;
+		n++;
+	}
+	FUZZ_CHECK(sum == m->pkt_len && n == m->nb_segs);
+	FUZZ_CHECK(p->tx_chains || m->nb_segs == 1);
+	if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) {
+		uint32_t want = m->ol_flags & RTE_MBUF_F_TX_IPV6 ? VSW_TXO_TSO6
+								 : VSW_TXO_TSO4;
+
+		FUZZ_CHECK(p->tx_offloads & want);
+		FUZZ_CHECK((uint32_t)m->l2_len + m->l3_len + m->l4_len +
+				   m->tso_segsz <=
+			   pp->max_frame);
+	} else {
+		FUZZ_CHECK(m->pkt_len <= pp->max_frame);
+	}
+	if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
+		FUZZ_CHECK(p->tx_offloads & VSW_TXO_CSUM);
+	if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
+		FUZZ_CHECK(p->tx_offloads & VSW_TXO_IPCSUM);
+}
+
+/* stats.h's invariants, the sent frames, one reference per port. */
+static void check_all(const struct env *e)
+{
+	uint64_t out = 0, in = 0;
+
+	for (unsigned int i = 0; i < e->n; i++) {
+		const struct vsw_port_ctrs *c = &e->w->ctrs[i];
+		uint64_t rx_drops = 0;
+
+		for (unsigned int r = 0; r < VSW_DROP_MAX; r++) {
+			if (is_rx_drop(r))
+				rx_drops += c->drops[r];
+			else
+				out += c->drops[r];
+		}
+		FUZZ_CHECK(c->rx_packets == c->unicast + c->flooded + rx_drops);
+		FUZZ_CHECK(c->rx_packets == e->p[i]->rx_total);
+		out += c->tx_packets + e->w->txb[i].n;
+		in += c->unicast + c->flood_copies;
+		for (unsigned int k = 0; k < e->p[i]->n_sent; k++)
+			check_sent(e, i, e->p[i]->sent[k]);
+	}
+	/* a TSO frame cut into n segments: n - 1 more on the way out */
+	for (unsigned int i = 0; i < e->n; i++) {
+		const struct vsw_port_ctrs *c = &e->w->ctrs[i];
+
+		in += c->tso_segments - c->tso_segmented;
+	}
+	FUZZ_CHECK(out == in);
+	for (unsigned int i = 0; i < e->n; i++)
+		for (unsigned int k = 0; k < e->p[i]->n_sent; k++) {
+			const struct rte_mbuf *m = e->p[i]->sent[k];
+			unsigned int refs = 0;
+
+			for (unsigned int j = 0; j < e->n; j++)
+				for (unsigned int l = 0; l < e->p[j]->n_sent;
+				     l++)
+					refs += e->p[j]->sent[l] == m;
+			for (const struct rte_mbuf *s = m; s; s = s->next)
+				FUZZ_CHECK(rte_mbuf_refcnt_read(s) == refs);
+		}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct env *e = &env_storage;
+	uint8_t cfg[1 + 3 * MAX_PORTS] = {0};
+	struct vsw_table *dp;
+	struct vsw_worker *w;
+	size_t at = sizeof(cfg);
+	unsigned int n_frames = 0;
+
+	if (small == NULL) {
+		small = fake_pool_create(SMALL_N, RTE_PKTMBUF_HEADROOM + ROOM);
+		big = fake_pool_create(BIG_N, BIG_ROOM);
+		if (small == NULL || big == NULL)
+			abort();
+	}
+	memcpy(cfg, data, size < sizeof(cfg) ? size : sizeof(cfg));
+	dp = aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*dp), 64));
+	w = aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*w), 64));
+	if (dp == NULL || w == NULL)
+		abort();
+	env_up(e, cfg, dp, w);
+	while (at + 5 <= size && n_frames < MAX_FRAMES) {
+		uint8_t h = data[at];
+		uint16_t gso = (uint16_t)(data[at + 1] << 8 | data[at + 2]);
+		uint32_t len = (uint32_t)(data[at + 3] << 8 | data[at + 4]);
+		unsigned int in = (h & 3) % e->n, kind = (h >> 2) & 3;
+		struct rte_mbuf *m;
+
+		at += 5;
+		if (len > size - at)
+			len = (uint32_t)(size - at);
+		if (len == 0)
+			break;
+		m = mk(data + at, len, h >> 4 & 1);
+		at += len;
+		if (m == NULL)
+			break; /* the pools are small: as a guest that stops */
+		if (kind == 1) {
+			m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+		} else if (kind >= 2) {
+			m->ol_flags =
+				RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE;
+			m->tso_segsz = gso;
+		}
+		if (!fake_port_push(e->p[in], 0, m))
+			rte_pktmbuf_free(m);
+		n_frames++;
+	}
+	vsw_worker_poll(w, dp, e->fdb, 100);
+	vsw_worker_flush(w, dp, 0, true);
+	check_all(e);
+	env_down(e);
+	FUZZ_CHECK(small->n_free == small->n && small->double_frees == 0);
+	FUZZ_CHECK(big->n_free == big->n && big->double_frees == 0);
+	free(dp);
+	free(w);
+	return 0;
+}
