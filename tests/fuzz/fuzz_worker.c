@@ -69,35 +69,12 @@ struct env {
 
 static struct env env_storage;
 
-/* @len bytes of @d as a chain of mbufs of @room bytes each (vhost's
- * chains of the switch's mbufs), or in one big mbuf. */
+/* @len bytes of @d as a chain of 700-byte mbufs, or in one big mbuf. */
 static struct rte_mbuf *mk(const uint8_t *d, uint32_t len, bool in_big)
 {
-	uint32_t room = in_big ? BIG_ROOM - RTE_PKTMBUF_HEADROOM : 700;
-	struct fake_pool *fp = in_big ? big : small;
-	struct rte_mbuf *h = NULL, *last = NULL;
-	uint32_t off = 0;
-
-	do {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(fp->mp);
-		uint32_t k = len - off < room ? len - off : room;
-
-		if (m == NULL) {
-			rte_pktmbuf_free(h);
-			return NULL;
-		}
-		memcpy(rte_pktmbuf_append(m, (uint16_t)k), d + off, k);
-		off += k;
-		if (h == NULL) {
-			h = m;
-		} else {
-			last->next = m;
-			h->nb_segs++;
-			h->pkt_len += k;
-		}
-		last = m;
-	} while (off < len);
-	return h;
+	return in_big ? fake_pool_chain(big, d, len,
+					BIG_ROOM - RTE_PKTMBUF_HEADROOM)
+		      : fake_pool_chain(small, d, len, 700);
 }
 
 /* The ports @cfg describes and their table in @dp, worker @w zeroed. */
@@ -165,17 +142,6 @@ static void env_down(struct env *e)
 	vsw_fdb_destroy(e->fdb);
 }
 
-static bool is_rx_drop(unsigned int r)
-{
-	static const char *const side[VSW_DROP_MAX] = {
-#define X(e, k, s, d) [VSW_DROP_##e] = #s,
-		VSW_DROP_REASONS(X)
-#undef X
-	};
-
-	return side[r][0] == 'r';
-}
-
 /* Can port @i send @m as it is? */
 static void check_sent(const struct env *e, unsigned int i,
 		       const struct rte_mbuf *m)
@@ -210,44 +176,11 @@ static void check_sent(const struct env *e, unsigned int i,
 /* stats.h's invariants, the sent frames, one reference per port. */
 static void check_all(const struct env *e)
 {
-	uint64_t out = 0, in = 0;
-
-	for (unsigned int i = 0; i < e->n; i++) {
-		const struct vsw_port_ctrs *c = &e->w->ctrs[i];
-		uint64_t rx_drops = 0;
-
-		for (unsigned int r = 0; r < VSW_DROP_MAX; r++) {
-			if (is_rx_drop(r))
-				rx_drops += c->drops[r];
-			else
-				out += c->drops[r];
-		}
-		FUZZ_CHECK(c->rx_packets == c->unicast + c->flooded + rx_drops);
-		FUZZ_CHECK(c->rx_packets == e->p[i]->rx_total);
-		out += c->tx_packets + e->w->txb[i].n;
-		in += c->unicast + c->flood_copies;
+	FUZZ_CHECK(fake_ports_counters_ok(e->w, e->p, e->n));
+	for (unsigned int i = 0; i < e->n; i++)
 		for (unsigned int k = 0; k < e->p[i]->n_sent; k++)
 			check_sent(e, i, e->p[i]->sent[k]);
-	}
-	/* a TSO frame cut into n segments: n - 1 more on the way out */
-	for (unsigned int i = 0; i < e->n; i++) {
-		const struct vsw_port_ctrs *c = &e->w->ctrs[i];
-
-		in += c->tso_segments - c->tso_segmented;
-	}
-	FUZZ_CHECK(out == in);
-	for (unsigned int i = 0; i < e->n; i++)
-		for (unsigned int k = 0; k < e->p[i]->n_sent; k++) {
-			const struct rte_mbuf *m = e->p[i]->sent[k];
-			unsigned int refs = 0;
-
-			for (unsigned int j = 0; j < e->n; j++)
-				for (unsigned int l = 0; l < e->p[j]->n_sent;
-				     l++)
-					refs += e->p[j]->sent[l] == m;
-			for (const struct rte_mbuf *s = m; s; s = s->next)
-				FUZZ_CHECK(rte_mbuf_refcnt_read(s) == refs);
-		}
+	FUZZ_CHECK(fake_ports_refs_ok(e->p, e->n));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -148,3 +148,31 @@ void fake_pool_destroy(struct fake_pool *fp)
 	free(fp->in_pool);
 	free(fp);
 }
+
+struct rte_mbuf *fake_pool_chain(struct fake_pool *fp, const uint8_t *d,
+				 uint32_t len, uint32_t room)
+{
+	struct rte_mbuf *h = NULL, *last = NULL;
+	uint32_t off = 0;
+
+	do {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(fp->mp);
+		uint32_t k = len - off < room ? len - off : room;
+
+		if (m == NULL) {
+			rte_pktmbuf_free(h);
+			return NULL;
+		}
+		memcpy(rte_pktmbuf_append(m, (uint16_t)k), d + off, k);
+		off += k;
+		if (h == NULL) {
+			h = m;
+		} else {
+			last->next = m;
+			h->nb_segs++;
+			h->pkt_len += k;
+		}
+		last = m;
+	} while (off < len);
+	return h;
+}

@@ -31,5 +31,10 @@ struct fake_pool *fake_pool_create(unsigned int n, uint16_t data_room);
 struct fake_pool *fake_pool_create_priv(unsigned int n, uint16_t data_room,
 					uint16_t priv_size);
 void fake_pool_destroy(struct fake_pool *fp);
+/* @len bytes of @d as a chain of mbufs of @fp holding at most @room bytes
+ * each (vhost's chains); NULL when the pool runs out (what was taken
+ * given back). */
+struct rte_mbuf *fake_pool_chain(struct fake_pool *fp, const uint8_t *d,
+				 uint32_t len, uint32_t room);
 
 #endif /* VSW_FAKE_POOL_H */

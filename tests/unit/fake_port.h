@@ -46,6 +46,19 @@ void fake_port_destroy(struct fake_port *fp);
 bool fake_port_push(struct fake_port *fp, uint16_t q, struct rte_mbuf *m);
 /* Frames still queued on rx queue @q. */
 unsigned int fake_port_rx_pending(const struct fake_port *fp, uint16_t q);
+struct vsw_worker;
+/*
+ * stats.h's invariants of worker @w's counters over the @n ports @ps
+ * (ids 0..n-1), what is still buffered counting as sent and a TSO frame
+ * cut into k segments as k frames out, and the counters against what the
+ * fake ports really received and took.  false (the broken rule on
+ * stderr) when one does not hold.
+ */
+bool fake_ports_counters_ok(const struct vsw_worker *w,
+			    struct fake_port *const *ps, unsigned int n);
+/* Does every mbuf sent on the @n ports @ps hold, on each of its
+ * segments, one reference per time a port was given it? */
+bool fake_ports_refs_ok(struct fake_port *const *ps, unsigned int n);
 /* Free (one reference of) every sent mbuf and forget them. */
 void fake_port_free_sent(struct fake_port *fp);
 

@@ -226,46 +226,13 @@ static const struct vsw_port_ctrs *ctrs(const struct env *e, unsigned int p)
 	return &e->w->ctrs[p];
 }
 
-static bool is_rx_drop(unsigned int r)
-{
-	static const char *const side[VSW_DROP_MAX] = {
-#define X(e, k, s, d) [VSW_DROP_##e] = #s,
-		VSW_DROP_REASONS(X)
-#undef X
-	};
-
-	return side[r][0] == 'r';
-}
-
 /*
  * The invariants of stats.h (what is still buffered counts as sent), and
  * the counters against what the fake ports really received and took.
  */
 static void check_counters(const struct env *e)
 {
-	uint64_t out = 0, in = 0;
-
-	for (unsigned int i = 0; i < e->n; i++) {
-		const struct vsw_port_ctrs *c = ctrs(e, i);
-		uint64_t rx_drops = 0, rxq = 0;
-
-		for (unsigned int r = 0; r < VSW_DROP_MAX; r++) {
-			if (is_rx_drop(r))
-				rx_drops += c->drops[r];
-			else
-				out += c->drops[r];
-		}
-		CHECK(c->rx_packets == c->unicast + c->flooded + rx_drops);
-		CHECK(c->rx_packets == e->p[i]->rx_total);
-		for (unsigned int q = 0; q < VSW_MAX_QUEUES; q++)
-			rxq += e->w->rxq[i][q].packets;
-		CHECK(rxq == e->p[i]->rx_total);
-		CHECK(c->tx_packets == e->p[i]->tx_total);
-		CHECK(c->tx_bytes == e->p[i]->tx_bytes);
-		out += c->tx_packets + e->w->txb[i].n;
-		in += c->unicast + c->flood_copies;
-	}
-	CHECK(out == in);
+	CHECK(fake_ports_counters_ok(e->w, e->p, e->n));
 }
 
 /*
@@ -274,19 +241,7 @@ static void check_counters(const struct env *e)
  */
 static void drain(struct env *e)
 {
-	for (unsigned int i = 0; i < e->n; i++) {
-		for (unsigned int k = 0; k < e->p[i]->n_sent; k++) {
-			const struct rte_mbuf *m = e->p[i]->sent[k];
-			unsigned int refs = 0;
-
-			for (unsigned int j = 0; j < e->n; j++)
-				for (unsigned int l = 0; l < e->p[j]->n_sent;
-				     l++)
-					refs += e->p[j]->sent[l] == m;
-			for (const struct rte_mbuf *s = m; s; s = s->next)
-				CHECK(rte_mbuf_refcnt_read(s) == refs);
-		}
-	}
+	CHECK(fake_ports_refs_ok(e->p, e->n));
 	for (unsigned int i = 0; i < e->n; i++)
 		fake_port_free_sent(e->p[i]);
 }

@@ -39,27 +39,7 @@ static struct fake_pool *pool;
 /* A chain of ROOM-byte mbufs holding @len bytes of @d. */
 static struct rte_mbuf *mk(const uint8_t *d, uint32_t len)
 {
-	struct rte_mbuf *h = NULL, *last = NULL;
-	uint32_t off = 0;
-
-	do {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool->mp);
-		uint32_t n = len - off < ROOM ? len - off : ROOM;
-
-		if (m == NULL)
-			return NULL;
-		memcpy(rte_pktmbuf_append(m, (uint16_t)n), d + off, n);
-		off += n;
-		if (h == NULL) {
-			h = m;
-		} else {
-			last->next = m;
-			h->nb_segs++;
-			h->pkt_len += n;
-		}
-		last = m;
-	} while (off < len);
-	return h;
+	return fake_pool_chain(pool, d, len, ROOM);
 }
 
 static void print_hex(const struct rte_mbuf *m)
