@@ -51,6 +51,23 @@ struct rte_mbuf *vsw_tx_linear(struct vsw_worker *w, const struct vsw_table *dp,
 	return l;
 }
 
+void vsw_append_slow(struct vsw_worker *w, const struct vsw_table *dp,
+		     uint16_t out, struct rte_mbuf *m, uint64_t now)
+{
+	if (m->ol_flags & VSW_OL_TX_MASK) {
+		vsw_offload_out(w, dp, out, m, now);
+		return;
+	}
+	if (m->nb_segs != 1 && !dp->pp[out].tx_chains &&
+	    (m = vsw_tx_linear(w, dp, out, m)) == NULL)
+		return;
+	if (too_big_for(dp, out, m)) {
+		drop_pkt(&w->ctrs[out], VSW_DROP_TOO_BIG, m);
+		return;
+	}
+	vsw_append_plain(w, dp, out, m, now);
+}
+
 static void cut(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
 {
 	memmove(&pkts[i], &pkts[i + 1], (size_t)(n - i - 1) * sizeof(*pkts));

@@ -63,6 +63,15 @@ static inline void vsw_append_plain(struct vsw_worker *w,
 }
 
 /*
+ * append()'s way for a frame that may not fit @out as it is: an
+ * offloaded one (vsw_offload_out), a chain, or one longer than fast_len.
+ * A chain for an output without chained tx is copied into one mbuf when
+ * one holds it (vsw_tx_linear); what still does not fit is dropped as
+ * too_big.  Out of line: the common frame never comes here.
+ */
+void vsw_append_slow(struct vsw_worker *w, const struct vsw_table *dp,
+		     uint16_t out, struct rte_mbuf *m, uint64_t now);
+/*
  * @m (one reference), a chain, for @out, which sends none: a copy in one
  * mbuf when one holds it (the switch's, else @m's own pool's: a big
  * mbuf), @m's reference given back; @m itself when none does (the
@@ -79,20 +88,10 @@ static inline void append(struct vsw_worker *w, const struct vsw_table *dp,
 			  uint16_t out, struct rte_mbuf *m, uint64_t now)
 {
 	if (unlikely(m->pkt_len > dp->fast_len || m->nb_segs != 1 ||
-		     (m->ol_flags & VSW_OL_TX_MASK) != 0)) {
-		if (m->ol_flags & VSW_OL_TX_MASK) {
-			vsw_offload_out(w, dp, out, m, now);
-			return;
-		}
-		if (m->nb_segs != 1 && !dp->pp[out].tx_chains &&
-		    (m = vsw_tx_linear(w, dp, out, m)) == NULL)
-			return;
-		if (too_big_for(dp, out, m)) {
-			drop_pkt(&w->ctrs[out], VSW_DROP_TOO_BIG, m);
-			return;
-		}
-	}
-	vsw_append_plain(w, dp, out, m, now);
+		     (m->ol_flags & VSW_OL_TX_MASK) != 0))
+		vsw_append_slow(w, dp, out, m, now);
+	else
+		vsw_append_plain(w, dp, out, m, now);
 }
 
 #endif /* VSW_TXBUF_H */
