@@ -78,13 +78,6 @@ struct vsw_capture_info {
 	struct vsw_capture_stats st;
 };
 
-/*
- * Control's state: everything the control operations change, all under
- * ctl_lock (the control loop and the telemetry threads), and the runtime
- * they publish to.  Counters themselves are the workers' (only they write
- * them): control keeps the values at the last stats/clear (or port-add),
- * which readers subtract.
- */
 /* A [switch] setting laid over vsw's own by another source (the OVSDB
  * client: settings.c vsw_ctl_override). */
 #define VSW_MAX_OVERRIDES 8
@@ -94,6 +87,13 @@ struct vsw_override {
 	char from[96]; /* where it comes from, for `set`'s refusal */
 };
 
+/*
+ * Control's state: everything the control operations change, all under
+ * ctl_lock (the control loop and the telemetry threads), and the runtime
+ * they publish to.  Counters themselves are the workers' (only they write
+ * them): control keeps the values at the last stats/clear (or port-add),
+ * which readers subtract.
+ */
 struct vsw_ctl {
 	struct vsw_rt *rt;     /* the workers' runtime (publish, FDB, clock) */
 	struct vsw_config cfg; /* cfg.sw changes under ctl_lock (`set`) */

@@ -32,7 +32,6 @@
 #include "common/debug.h"
 #include "txbuf.h"
 
-/* Take pkts[i] out of the batch (it is freed and counted by the caller). */
 struct rte_mbuf *vsw_tx_linear(struct vsw_worker *w, const struct vsw_table *dp,
 			       uint16_t out, struct rte_mbuf *m)
 {
@@ -68,6 +67,7 @@ void vsw_append_slow(struct vsw_worker *w, const struct vsw_table *dp,
 	vsw_append_plain(w, dp, out, m, now);
 }
 
+/* Take pkts[i] out of the batch (it is freed and counted by the caller). */
 static void cut(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
 {
 	memmove(&pkts[i], &pkts[i + 1], (size_t)(n - i - 1) * sizeof(*pkts));

@@ -6,9 +6,9 @@
  * chained-mbuf support cannot take it is dropped for that output alone
  * (too_big), never truncated and never blocking the frames queued behind
  * it (a chain that one mbuf holds goes to an output without chains as a
- * copy in one, vsw_tx_linear); an offloaded frame (a TSO frame or a checksum left to fill, marked
- * at ingress by offload.c) goes whole, filled in or cut into segments as
- * the output needs (vsw_offload_out).
+ * copy in one, vsw_tx_linear); an offloaded frame (a TSO frame or a
+ * checksum left to fill, marked at ingress by offload.c) goes whole,
+ * filled in or cut into segments as the output needs (vsw_offload_out).
  */
 #ifndef VSW_TXBUF_H
 #define VSW_TXBUF_H
