@@ -9,12 +9,17 @@
  * checksum requests.
  *
  * Input: byte 0 the number of ports (2..4) and the burst; then 3 bytes
- * per port (mtu, what its tx takes, its VLAN setting and tx room); then
+ * per port (mtu, what its tx takes, its VLAN setting and tx room); a
+ * byte of timing (tx-flush-interval-us, tx-hold-us, tx-retries); then
  * records of one frame each: a byte of in-port, kind (plain, checksum
- * request, TSO), buffer (chain, big mbuf) and whether a pass follows it,
- * two bytes of gso_size, two of length, then that many bytes of frame
- * (cut where the input ends).  A pass polls until the rx queues are
- * empty, flushes everything and checks; one more ends the input.
+ * request, TSO), buffer (chain, big mbuf), whether a pass follows it and
+ * how far the clock (the worker's fake TSC, 1 MHz) moves before it, two
+ * bytes of gso_size, two of length, then that many bytes of frame (cut
+ * where the input ends).  A pass polls until the rx queues are empty and
+ * checks; the frames leave as the flush policy and tx-hold-us say.  The
+ * longest clock step also moves the worker to a table without one port
+ * (vsw_worker_flush_switch: what was held for it is dropped).  At the
+ * end the worker leaves its table as at exit (flush_switch to none).
  *
  * Besides not crashing (ASan, UBSan), every frame a port was given must
  * be one it can send: a well-formed chain (segment lengths adding up to
@@ -56,8 +61,16 @@ static const char *const vlans[6] = {
 	"tag=20",
 };
 
+#define CFG_LEN (1 + 3 * MAX_PORTS + 1)
+
+static const unsigned int flush_us[4] = {0, 5, 50, 1000};
+static const unsigned int hold_us[4] = {0, 10, 1000, 0};
+static const unsigned int retries[4] = {1, 0, 2, 3};
+static const uint64_t steps[4] = {0, 3, 60, 5000}; /* clock, µs */
+
 struct env {
 	struct vsw_switch_conf sw;
+	uint32_t max_frame[MAX_PORTS]; /* each port's, from the first table */
 	struct fake_port *p[MAX_PORTS];
 	struct vsw_port *ports[VSW_MAX_PORTS];
 	int8_t owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
@@ -102,7 +115,9 @@ static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
 	e->n = 2 + cfg[0] % 3;
 	e->fdb = vsw_fdb_create(&fp);
 	e->sw.burst = (uint16_t)(1 + (cfg[0] >> 2) % 32);
-	e->sw.tx_retries = 1;
+	e->sw.tx_retries = (uint16_t)retries[cfg[CFG_LEN - 1] >> 4 & 3];
+	e->sw.tx_flush_interval_us = flush_us[cfg[CFG_LEN - 1] & 3];
+	e->sw.tx_hold_us = hold_us[cfg[CFG_LEN - 1] >> 2 & 3];
 	e->lcores[0] = 1;
 	memset(e->owner, VSW_RXQ_UNASSIGNED, sizeof(e->owner));
 	for (unsigned int i = 0; i < e->n; i++) {
@@ -134,6 +149,32 @@ static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
 		fprintf(stderr, "table build: %s\n", err);
 		abort();
 	}
+	for (unsigned int i = 0; i < e->n; i++)
+		e->max_frame[i] = dp->pp[i].max_frame;
+	w->fake_tsc = 1000;
+}
+
+/* A table without port @gone into @next (the ports' entries only). */
+static void build_without(struct env *e, unsigned int gone,
+			  struct vsw_table *next)
+{
+	struct vsw_table_src src = {
+		.sw = &e->sw,
+		.ports = e->ports,
+		.owner = e->owner,
+		.lcores = e->lcores,
+		.n_workers = 1,
+		.hz = 1000000,
+		.room = ROOM,
+		.mp = small->mp,
+	};
+	char err[VSW_ERR_MAX];
+
+	e->ports[gone] = NULL;
+	if (vsw_table_build(&src, next, err, sizeof(err)) != 0) {
+		fprintf(stderr, "table build: %s\n", err);
+		abort();
+	}
 }
 
 static void env_down(struct env *e)
@@ -148,8 +189,7 @@ static void check_sent(const struct env *e, unsigned int i,
 		       const struct rte_mbuf *m)
 {
 	const struct vsw_port *p = &e->p[i]->up;
-	const struct vsw_table_port *pp = &e->dp->pp[i];
-	uint32_t sum = 0, n = 0;
+	uint32_t sum = 0, n = 0, max = e->max_frame[i];
 
 	for (const struct rte_mbuf *s = m; s != NULL; s = s->next) {
 		sum += s->data_len;
@@ -164,9 +204,9 @@ static void check_sent(const struct env *e, unsigned int i,
 		FUZZ_CHECK(p->tx_offloads & want);
 		FUZZ_CHECK((uint32_t)m->l2_len + m->l3_len + m->l4_len +
 				   m->tso_segsz <=
-			   pp->max_frame);
+			   max);
 	} else {
-		FUZZ_CHECK(m->pkt_len <= pp->max_frame);
+		FUZZ_CHECK(m->pkt_len <= max);
 	}
 	if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
 		FUZZ_CHECK(p->tx_offloads & VSW_TXO_CSUM);
@@ -181,20 +221,20 @@ static void check_all(const struct env *e)
 	for (unsigned int i = 0; i < e->n; i++)
 		for (unsigned int k = 0; k < e->p[i]->n_sent; k++)
 			check_sent(e, i, e->p[i]->sent[k]);
-	FUZZ_CHECK(fake_ports_refs_ok(e->p, e->n));
+	FUZZ_CHECK(fake_ports_refs_ok(e->p, e->n, e->w));
 }
 
-/* Poll until every rx queue is empty (burst by burst), flush, check. */
+/* Poll until every rx queue of the table is empty, check. */
 static void pass(struct env *e)
 {
 	bool more = true;
 
 	for (unsigned int k = 0; more && k < MAX_FRAMES; k++) {
 		vsw_worker_poll(e->w, e->dp, e->fdb, 100);
-		vsw_worker_flush(e->w, e->dp, 0, true);
 		more = false;
 		for (unsigned int i = 0; i < e->n; i++)
-			more |= fake_port_rx_pending(e->p[i], 0) > 0;
+			more |= e->ports[i] != NULL &&
+				fake_port_rx_pending(e->p[i], 0) > 0;
 	}
 	check_all(e);
 }
@@ -202,8 +242,8 @@ static void pass(struct env *e)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct env *e = &env_storage;
-	uint8_t cfg[1 + 3 * MAX_PORTS] = {0};
-	struct vsw_table *dp;
+	uint8_t cfg[CFG_LEN] = {0};
+	struct vsw_table *dp, *next = NULL;
 	struct vsw_worker *w;
 	size_t at = sizeof(cfg);
 	unsigned int n_frames = 0;
@@ -246,15 +286,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!fake_port_push(e->p[in], 0, m))
 			rte_pktmbuf_free(m);
 		n_frames++;
+		w->fake_tsc += steps[h >> 6];
+		if (h >> 6 == 3 && next == NULL && e->n > 2) {
+			/* the port after the frame's leaves the table */
+			next = aligned_alloc(64,
+					     RTE_ALIGN_CEIL(sizeof(*next), 64));
+			if (next == NULL)
+				abort();
+			build_without(e, (in + 1) % e->n, next);
+			vsw_worker_flush_switch(w, e->dp, next, w->fake_tsc);
+			e->dp = next;
+		}
 		if (h & 0x20) /* a pass now: what follows meets learned MACs,
 			       * held frames, a ring already full */
 			pass(e);
 	}
 	pass(e);
+	vsw_worker_flush_switch(w, e->dp, NULL, w->fake_tsc); /* at exit */
+	check_all(e);
+	FUZZ_CHECK(w->dirty == 0);
 	env_down(e);
 	FUZZ_CHECK(small->n_free == small->n && small->double_frees == 0);
 	FUZZ_CHECK(big->n_free == big->n && big->double_frees == 0);
 	free(dp);
+	free(next);
 	free(w);
 	return 0;
 }

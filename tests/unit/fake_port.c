@@ -123,16 +123,21 @@ bool fake_ports_counters_ok(const struct vsw_worker *w,
 	return true;
 }
 
-bool fake_ports_refs_ok(struct fake_port *const *ps, unsigned int n)
+bool fake_ports_refs_ok(struct fake_port *const *ps, unsigned int n,
+			const struct vsw_worker *w)
 {
 	for (unsigned int i = 0; i < n; i++)
 		for (unsigned int k = 0; k < ps[i]->n_sent; k++) {
 			const struct rte_mbuf *m = ps[i]->sent[k];
 			unsigned int refs = 0;
 
-			for (unsigned int j = 0; j < n; j++)
+			for (unsigned int j = 0; j < n; j++) {
 				for (unsigned int l = 0; l < ps[j]->n_sent; l++)
 					refs += ps[j]->sent[l] == m;
+				for (unsigned int l = 0;
+				     w != NULL && l < w->txb[j].n; l++)
+					refs += w->txb[j].pkts[l] == m;
+			}
 			for (const struct rte_mbuf *s = m; s != NULL;
 			     s = s->next)
 				if (rte_mbuf_refcnt_read(s) != refs)

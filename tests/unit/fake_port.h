@@ -57,8 +57,10 @@ struct vsw_worker;
 bool fake_ports_counters_ok(const struct vsw_worker *w,
 			    struct fake_port *const *ps, unsigned int n);
 /* Does every mbuf sent on the @n ports @ps hold, on each of its
- * segments, one reference per time a port was given it? */
-bool fake_ports_refs_ok(struct fake_port *const *ps, unsigned int n);
+ * segments, one reference per time a port was given it, or worker @w
+ * (NULL: none) still holds it in a port's tx buffer? */
+bool fake_ports_refs_ok(struct fake_port *const *ps, unsigned int n,
+			const struct vsw_worker *w);
 /* Free (one reference of) every sent mbuf and forget them. */
 void fake_port_free_sent(struct fake_port *fp);
 

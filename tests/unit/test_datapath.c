@@ -241,7 +241,7 @@ static void check_counters(const struct env *e)
  */
 static void drain(struct env *e)
 {
-	CHECK(fake_ports_refs_ok(e->p, e->n));
+	CHECK(fake_ports_refs_ok(e->p, e->n, e->w));
 	for (unsigned int i = 0; i < e->n; i++)
 		fake_port_free_sent(e->p[i]);
 }
