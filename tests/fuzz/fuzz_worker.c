@@ -91,11 +91,9 @@ static struct rte_mbuf *mk(const uint8_t *d, uint32_t len, bool in_big)
 		      : fake_pool_chain(small, d, len, 700);
 }
 
-/* The ports @cfg describes and their table in @dp, worker @w zeroed. */
-static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
-		   struct vsw_worker *w)
+/* The table of @e's ports (those not NULL) into @t. */
+static void build(struct env *e, struct vsw_table *t)
 {
-	struct vsw_fdb_params fp = {.max_entries = 256, .seed = 7};
 	struct vsw_table_src src = {
 		.sw = &e->sw,
 		.ports = e->ports,
@@ -106,6 +104,19 @@ static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
 		.room = ROOM,
 		.mp = small->mp,
 	};
+	char err[VSW_ERR_MAX];
+
+	if (vsw_table_build(&src, t, err, sizeof(err)) != 0) {
+		fprintf(stderr, "table build: %s\n", err);
+		abort();
+	}
+}
+
+/* The ports @cfg describes and their table in @dp, worker @w zeroed. */
+static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
+		   struct vsw_worker *w)
+{
+	struct vsw_fdb_params fp = {.max_entries = 256, .seed = 7};
 	char err[VSW_ERR_MAX];
 
 	memset(e, 0, sizeof(*e));
@@ -145,36 +156,18 @@ static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
 			e->p[i]->tx_room = 1 + (c[2] & 3);
 		e->ports[i] = p;
 	}
-	if (vsw_table_build(&src, dp, err, sizeof(err)) != 0) {
-		fprintf(stderr, "table build: %s\n", err);
-		abort();
-	}
+	build(e, dp);
 	for (unsigned int i = 0; i < e->n; i++)
 		e->max_frame[i] = dp->pp[i].max_frame;
 	w->fake_tsc = 1000;
 }
 
-/* A table without port @gone into @next (the ports' entries only). */
+/* A table without port @gone into @next. */
 static void build_without(struct env *e, unsigned int gone,
 			  struct vsw_table *next)
 {
-	struct vsw_table_src src = {
-		.sw = &e->sw,
-		.ports = e->ports,
-		.owner = e->owner,
-		.lcores = e->lcores,
-		.n_workers = 1,
-		.hz = 1000000,
-		.room = ROOM,
-		.mp = small->mp,
-	};
-	char err[VSW_ERR_MAX];
-
 	e->ports[gone] = NULL;
-	if (vsw_table_build(&src, next, err, sizeof(err)) != 0) {
-		fprintf(stderr, "table build: %s\n", err);
-		abort();
-	}
+	build(e, next);
 }
 
 static void env_down(struct env *e)
