@@ -317,4 +317,21 @@ static inline bool vsw_port_is_up(const struct vsw_port *p)
 /* The kind's facts about @p (the defaults when it has no info op). */
 void vsw_port_info_get(struct vsw_port *p, struct vsw_port_info *pi);
 
+/*
+ * Where a copy of @m that should be one mbuf is made: @mp when one of its
+ * mbufs holds @m, else @m's own pool when one of its does (a jumbo frame
+ * in a big mbuf), else @mp (the copy is a chain).  The datapath's copies
+ * for outputs without chained tx, a vxlan port's copy per VTEP.
+ */
+static inline struct rte_mempool *vsw_pool_holding(struct rte_mempool *mp,
+						   const struct rte_mbuf *m)
+{
+	uint32_t need = m->pkt_len + RTE_PKTMBUF_HEADROOM;
+
+	if (need <= rte_pktmbuf_data_room_size(mp) ||
+	    need > rte_pktmbuf_data_room_size(m->pool))
+		return mp;
+	return m->pool;
+}
+
 #endif /* VSW_PORT_H */

@@ -326,16 +326,15 @@ static __rte_always_inline bool encap(struct rte_mbuf *m,
  * a guest that sends TSO frames has all its frames in 64 KiB big mbufs,
  * and a copy in @m's pool would take one of those per VTEP.  (A longer
  * frame, a jumbo one, is copied as it came: one buffer, which an underlay
- * without chained frames takes.) */
+ * without chained frames takes; vsw_pool_holding.) */
 static inline struct rte_mbuf *vx_copy(const struct vsw_vxlan_port *x,
 				       struct rte_mbuf *m)
 {
 	struct rte_mempool *mp = x->eth.base.mp;
 
-	if (mp == NULL || m->pkt_len + RTE_PKTMBUF_HEADROOM >
-				  (uint32_t)rte_pktmbuf_data_room_size(mp))
-		mp = m->pool;
-	return rte_pktmbuf_copy(m, mp, 0, UINT32_MAX);
+	return rte_pktmbuf_copy(m,
+				mp == NULL ? m->pool : vsw_pool_holding(mp, m),
+				0, UINT32_MAX);
 }
 
 /* @m may be changed in place: ours alone, direct, with room in front. */

@@ -112,24 +112,17 @@ static inline struct rte_mempool *vsw_copy_pool(const struct vsw_table *t,
 	return t->seg_mp != NULL ? t->seg_mp : m->pool;
 }
 
-/*
- * Where a copy of @m for outputs that send chains (@chains) or not is
- * made: vsw_copy_pool, unless the copy would be a chain there and an
- * output sends none; then @m's own pool when one of its mbufs holds @m
- * whole (a jumbo frame in a big mbuf: 64 KiB for it, where a chain
- * would be dropped as too_big).
- */
+/* Where a copy of @m for outputs that send chains (@chains) or not is
+ * made: vsw_copy_pool, one mbuf where it can be for outputs without
+ * (vsw_pool_holding: a jumbo frame's copy in a big mbuf, where a chain
+ * would be dropped as too_big). */
 static inline struct rte_mempool *vsw_copy_pool_for(const struct vsw_table *t,
 						    const struct rte_mbuf *m,
 						    bool chains)
 {
 	struct rte_mempool *mp = vsw_copy_pool(t, m);
-	uint32_t need = m->pkt_len + RTE_PKTMBUF_HEADROOM;
 
-	if (chains || need <= rte_pktmbuf_data_room_size(mp) ||
-	    need > rte_pktmbuf_data_room_size(m->pool))
-		return mp;
-	return m->pool;
+	return chains ? mp : vsw_pool_holding(mp, m);
 }
 
 /*
