@@ -54,6 +54,9 @@
 	X(csum_filled, CTR, "vsw_port_csum_filled_total", "counter",           \
 	  "Frames whose TCP/UDP checksum vsw filled in for this output (it "   \
 	  "takes none left to fill)")                                          \
+	X(tx_linearized, CTR, "vsw_port_tx_linearized_total", "counter",       \
+	  "Chained frames vsw copied into one buffer for this output (it "     \
+	  "sends no chains)")                                                  \
 	X(connects, PORT, "vsw_port_connects_total", "counter",                \
 	  "Guest connections (vhost-user)")                                    \
 	X(disconnects, PORT, "vsw_port_disconnects_total", "counter",          \

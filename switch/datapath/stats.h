@@ -64,7 +64,8 @@
 	X(TOO_BIG, too_big, tx,                                                \
 	  "longer than the output's mtu + 18 or its guest's buffers (1518 "    \
 	  "bytes without mergeable rx buffers), or chained for a port that "   \
-	  "sends no chains")                                                   \
+	  "sends no chains and longer than one buffer (shorter ones are "      \
+	  "copied: tx_linearized)")                                            \
 	X(PORT_DOWN, port_down, tx, "output port down or guest gone")          \
 	X(VLAN_NO_ROOM, vlan_no_room, tx,                                      \
 	  "no headroom or mbuf to add or strip the output's VLAN tag")         \

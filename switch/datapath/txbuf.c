@@ -47,6 +47,7 @@ struct rte_mbuf *vsw_tx_linear(struct vsw_worker *w, const struct vsw_table *dp,
 		return NULL;
 	}
 	rte_pktmbuf_free(m);
+	w->ctrs[out].tx_linearized++;
 	return l;
 }
 

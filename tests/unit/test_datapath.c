@@ -558,6 +558,8 @@ static void test_too_big(void)
 	      e.p[2]->sent[0]->nb_segs == 1 &&
 	      e.p[2]->sent[0]->pkt_len == 1400);
 	CHECK(e.p[1]->sent[0]->nb_segs == 2);
+	CHECK(ctrs(&e, 2)->tx_linearized == 1 &&
+	      ctrs(&e, 1)->tx_linearized == 0);
 	check_counters(&e);
 	drain(&e);
 	/* p1's guest has small rx buffers: its tx refuses the big frame,

@@ -680,6 +680,28 @@ static void test_worker_csum(void)
 	CHECK(d != NULL && (d[0] != 0x12 || d[1] != 0x34));
 	d = rte_pktmbuf_read(e.p[2]->sent[0], 50, 2, sum);
 	CHECK(d != NULL && d[0] == 0x12 && d[1] == 0x34);
+	CHECK(e.w->ctrs[1].tx_linearized == 0);
+	fake_port_free_sent(e.p[1]);
+	fake_port_free_sent(e.p[2]);
+	/* a shorter one in 200-byte segments (a memif's), p1 without
+	 * chained tx: one mbuf, counted, its checksum filled; p2 the chain */
+	e.dp->pp[1].tx_chains = false;
+	len = tcp_frame(f, false, false, 300, mac_b);
+	f[50] = 0x12, f[51] = 0x34;
+	m = fake_pool_chain(pool, f, len, 200);
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	fake_port_push(e.p[0], 0, m);
+	poll_all(&e);
+	CHECK(e.p[1]->n_sent == 1 && e.p[2]->n_sent == 1);
+	if (e.p[1]->n_sent == 1) {
+		CHECK(e.p[1]->sent[0]->nb_segs == 1 &&
+		      e.p[1]->sent[0]->pkt_len == len);
+		d = rte_pktmbuf_read(e.p[1]->sent[0], 50, 2, sum);
+		CHECK(d != NULL && (d[0] != 0x12 || d[1] != 0x34));
+	}
+	CHECK(e.p[2]->n_sent == 1 && e.p[2]->sent[0]->nb_segs == 2);
+	CHECK(e.w->ctrs[1].tx_linearized == 1 && e.w->ctrs[1].csum_filled == 2);
+	CHECK(e.w->ctrs[2].tx_linearized == 0);
 	fake_port_free_sent(e.p[1]);
 	fake_port_free_sent(e.p[2]);
 	env_down(&e, 3);
