@@ -261,6 +261,7 @@ int vsw_ovsdb_start(struct vsw_ctl *ctl, struct vsw_ovsdb **out, char *err,
 	sock_dir(o);
 	o->written = json_object();
 	o->errs = json_object();
+	o->told = json_object();
 	o->stop_fd = eventfd(0, EFD_CLOEXEC);
 	rc = o->stop_fd < 0
 		     ? -errno
@@ -273,6 +274,7 @@ int vsw_ovsdb_start(struct vsw_ctl *ctl, struct vsw_ovsdb **out, char *err,
 			close(o->stop_fd);
 		json_decref(o->written);
 		json_decref(o->errs);
+		json_decref(o->told);
 		free(o);
 		return rc < 0 ? rc : -rc;
 	}
@@ -294,6 +296,7 @@ void vsw_ovsdb_stop(struct vsw_ovsdb *o)
 	json_decref(o->replica);
 	json_decref(o->written);
 	json_decref(o->errs);
+	json_decref(o->told);
 	pthread_mutex_destroy(&o->lock);
 	free(o);
 }

@@ -66,10 +66,10 @@ struct vsw_ovsdb {
 	 * vhost-sock-dir as the first sync found it (sync.c take_sock_dir) */
 	char sock_dir[VSW_PATH_MAX];
 	bool sock_dir_taken;
-	char sock_sub[VSW_PATH_MAX];	  /* the vhost-sock-dir taken */
-	char sock_sub_told[VSW_PATH_MAX]; /* the last later one logged */
-	/* the last bad value logged of each other_config number (sync.c) */
-	char bad_setting[3][64];
+	char sock_sub[VSW_PATH_MAX]; /* the vhost-sock-dir taken */
+	/* {WHAT: TEXT} what a sync last logged as wrong, so that the next
+	 * sync, with the same, stays quiet (sync.c told_once) */
+	json_t *told;
 	pthread_t thread;
 	int stop_fd; /* eventfd: vsw_ovsdb_stop */
 	struct rpc rpc;

@@ -615,6 +615,25 @@ static void note_status(struct vsw_ovsdb *o)
 }
 
 /*
+ * Whether @text was what the last sync logged about @what; remembered
+ * (NULL: forgotten, @what is right again).  A database that keeps a
+ * wrong value is logged once per value, not at each sync.
+ */
+static bool told_once(struct vsw_ovsdb *o, const char *what, const char *text)
+{
+	json_t *v = json_object_get(o->told, what);
+
+	if (text == NULL) {
+		json_object_del(o->told, what);
+		return false;
+	}
+	if (v != NULL && strcmp(json_string_value(v), text) == 0)
+		return true;
+	json_object_set_new_nocheck(o->told, what, json_string_nocheck(text));
+	return false;
+}
+
+/*
  * other_config:vhost-sock-dir of Open_vSwitch row @row: the directory of
  * dpdkvhostuser sockets relative to OVS's run directory, taken when vsw
  * first sees the row, as ovs-vswitchd takes it when it starts (a later
@@ -631,19 +650,18 @@ static void take_sock_dir(struct vsw_ovsdb *o, json_t *row)
 	if (sub == NULL)
 		sub = "";
 	if (o->sock_dir_taken) {
-		if (strcmp(sub, o->sock_sub) != 0 &&
-		    strcmp(sub, o->sock_sub_told) != 0)
+		if (strcmp(sub, o->sock_sub) == 0)
+			told_once(o, "vhost-sock-dir", NULL);
+		else if (!told_once(o, "vhost-sock-dir", sub))
 			VSW_LOG(WARNING,
 				"ovsdb: other_config:vhost-sock-dir is now "
 				"\"%s\": dpdkvhostuser sockets stay in %s "
 				"until vsw restarts (as with ovs-vswitchd)",
 				sub, o->sock_dir);
-		snprintf(o->sock_sub_told, sizeof(o->sock_sub_told), "%s", sub);
 		return;
 	}
 	o->sock_dir_taken = true;
 	snprintf(o->sock_sub, sizeof(o->sock_sub), "%s", sub);
-	snprintf(o->sock_sub_told, sizeof(o->sock_sub_told), "%s", sub);
 	sub += strspn(sub, "/");
 	n = strlen(sub);
 	while (n > 0 && sub[n - 1] == '/')
@@ -670,31 +688,32 @@ static void take_sock_dir(struct vsw_ovsdb *o, json_t *row)
 
 /*
  * @key of the map @oc as an integer in @lo..@hi into @v: true, or false
- * when absent or not such a number (logged once per value, @i the
- * key's slot in bad_setting: OVS too ignores such a value).
+ * when absent or not such a number (logged once per value: OVS too
+ * ignores such a value).
  */
-static bool oc_int(struct vsw_ovsdb *o, json_t *oc, unsigned int i,
-		   const char *key, long lo, long hi, long *v)
+static bool oc_int(struct vsw_ovsdb *o, json_t *oc, const char *key, long lo,
+		   long hi, long *v)
 {
 	const char *s = datum_map_get(oc, key);
 	char *end;
 	long x;
 
-	if (s == NULL)
+	if (s == NULL) {
+		told_once(o, key, NULL);
 		return false;
+	}
 	errno = 0;
 	x = strtol(s, &end, 10);
 	if (errno == 0 && end != s && *end == '\0' && x >= lo && x <= hi) {
+		told_once(o, key, NULL);
 		*v = x;
 		return true;
 	}
-	if (strcmp(o->bad_setting[i], s) != 0) {
+	if (!told_once(o, key, s))
 		VSW_LOG(WARNING,
 			"ovsdb: other_config:%s=\"%s\" is not a number in "
 			"%ld..%ld: ignored",
 			key, s, lo, hi);
-		snprintf(o->bad_setting[i], sizeof(o->bad_setting[i]), "%s", s);
-	}
 	return false;
 }
 
@@ -725,11 +744,11 @@ static void take_settings(struct vsw_ovsdb *o, json_t *row)
 	unsigned int n = 0;
 	long v, min = 1;
 
-	if (oc_int(o, oc, 0, "tx-flush-interval", 0, 1000000, &v))
+	if (oc_int(o, oc, "tx-flush-interval", 0, 1000000, &v))
 		over_add(ov, &n, "tx-flush-interval-us", v,
 			 "other_config:tx-flush-interval");
 	if (lb != NULL && strcmp(lb, "true") == 0) {
-		if (oc_int(o, oc, 1, "pmd-auto-lb-rebal-interval", 0, 20000,
+		if (oc_int(o, oc, "pmd-auto-lb-rebal-interval", 0, 20000,
 			   &min) &&
 		    min == 0)
 			min = 1;
@@ -740,13 +759,15 @@ static void take_settings(struct vsw_ovsdb *o, json_t *row)
 		over_add(ov, &n, "rebalance-interval-s", 0,
 			 "other_config:pmd-auto-lb");
 	}
-	if (oc_int(o, oc, 2, "pmd-auto-lb-improvement-threshold", 0, 100, &v))
+	if (oc_int(o, oc, "pmd-auto-lb-improvement-threshold", 0, 100, &v))
 		over_add(ov, &n, "rebalance-improvement-pct", v,
 			 "other_config:pmd-auto-lb-improvement-threshold");
 	if (vsw_ctl_override(o->ctl, ov, n, err, sizeof(err)) < 0) {
-		VSW_LOG(ERR, "ovsdb: other_config: %s", err);
+		if (!told_once(o, " override", err))
+			VSW_LOG(ERR, "ovsdb: other_config: %s", err);
 		return;
 	}
+	told_once(o, " override", NULL);
 	for (unsigned int i = 0, at = 0; i < n; i++)
 		at += (unsigned int)snprintf(list + at, sizeof(list) - at,
 					     "%s%.31s=%.31s", i ? " " : "",

@@ -111,6 +111,16 @@ vs set Open_vSwitch . other_config:tx-flush-interval=abc || fail "set tx-flush-i
 [ "$(info_val tx_flush_interval_us)" = 20 ] || fail "tx-flush-interval=abc: $(info_val tx_flush_interval_us)"
 grep -q 'other_config:tx-flush-interval="abc" is not a number in 0..1000000: ignored' "$T/vsw.log" ||
 	fail "no warning for tx-flush-interval=abc"
+# a bad value is logged once, however long, not at every sync after it
+long=$(printf 'x%.0s' $(seq 100))
+vs set Open_vSwitch . other_config:pmd-auto-lb-improvement-threshold=$long || fail "set a long value"
+vs set Open_vSwitch . external_ids:vsw-test=1 && vs set Open_vSwitch . external_ids:vsw-test=2 ||
+	fail "set external_ids"
+[ "$(info_val rebalance_improvement_pct)" = 25 ] || fail "a long bad value: $(info_val rebalance_improvement_pct)"
+[ "$(grep -c "pmd-auto-lb-improvement-threshold=\"$long\" is not a number" "$T/vsw.log")" = 1 ] &&
+	[ "$(grep -c 'tx-flush-interval="abc" is not a number' "$T/vsw.log")" = 1 ] ||
+	fail "bad values not logged once each: $(grep -c 'is not a number' "$T/vsw.log") lines"
+vs remove Open_vSwitch . external_ids vsw-test || fail "remove external_ids"
 vs remove Open_vSwitch . other_config tx-flush-interval pmd-auto-lb-improvement-threshold \
 	-- set Open_vSwitch . other_config:pmd-auto-lb=false || fail "remove other_config keys"
 [ "$(info_val ovsdb_settings)" = "rebalance-interval-s=0" ] || fail "ovsdb_settings: $(info_val ovsdb_settings)"
@@ -165,6 +175,8 @@ vs set Open_vSwitch . other_config:vhost-sock-dir=elsewhere
 vs add-port br0 e -- set Interface e type=dpdkvhostuser || fail "add-port e"
 [ "$(port_ctr e path)" = "$OV/vhu/e" ] || fail "e's socket: $(port_ctr e path)"
 wait_for 5 "the change logged" grep -q 'vhost-sock-dir is now "elsewhere".*until vsw restarts' "$T/vsw.log"
+vs set Interface e mtu_request=1500 || fail "set e's mtu"
+[ "$(grep -c 'vhost-sock-dir is now "elsewhere"' "$T/vsw.log")" = 1 ] || fail "the change not logged once"
 [ "$(port_ctr a tag)" = 10 ] && [ "$(port_ctr a mtu)" = 9000 ] || fail "a's settings after the restart"
 vs set Interface a mtu_request=1500 || fail "ovs-vsctl (waiting for cur_cfg) after the restart"
 [ "$(port_ctr a mtu)" = 1500 ] || fail "a's mtu after the restart: $(port_ctr a mtu)"
