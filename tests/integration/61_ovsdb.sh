@@ -11,11 +11,12 @@
 # restarts while the database changes (its ports come back from the state
 # file, then follow the database; other_config:vhost-sock-dir, set
 # meanwhile, moves the dpdkvhostuser sockets below OVS's run directory;
-# a later change waits for the next restart, one with ".." is refused);
+# a later change waits for the next restart, one with ".." is refused,
+# one that does not exist is made);
 # other_config:tx-flush-interval, pmd-auto-lb and its interval and
 # improvement threshold are in force while the database has them, `set`
 # refuses those keys, the state keeps vsw's own values, which come back
-# when the database lets go;
+# when the database lets go; a bad value is logged once, however long;
 # del-br removes the bridge's ports.
 . "$(dirname "$0")/lib.sh"
 
@@ -196,5 +197,16 @@ grep -q 'vhost-sock-dir "../x" has "..": dpdkvhostuser sockets go to '"$OV"'$' "
 	fail "no error for vhost-sock-dir ../x: $(grep vhost-sock-dir "$T/vsw.log")"
 vs add-br br0 -- add-port br0 f -- set Interface f type=dpdkvhostuser || fail "add-port f"
 [ "$(port_ctr f path)" = "$OV/f" ] && [ -S "$OV/f" ] || fail "f's socket: $(port_ctr f path)"
+stop_vsw
+
+note "a vhost-sock-dir that does not exist: vsw makes it (ovs-vswitchd logs an error and its ports fail)"
+vs --no-wait set Open_vSwitch . other_config:vhost-sock-dir=missing/deeper
+start_vsw "$CFG"
+wait_for 20 "vsw synced" ctl_holds '.ovsdb_state == "synced"' info
+vs add-port br0 g -- set Interface g type=dpdkvhostuser || fail "add-port g"
+[ "$(iface g error)" = "[]" ] || fail "Interface g's error: $(iface g error)"
+[ -S "$OV/missing/deeper/g" ] && [ "$(port_ctr g path)" = "$OV/missing/deeper/g" ] ||
+	fail "g's socket: $(port_ctr g path); $(ls -la "$OV/missing/deeper" 2>&1)"
+[ "$(stat -c %a "$OV/missing/deeper")" = 755 ] || fail "the directory vsw made: $(stat -c %a "$OV/missing/deeper")"
 stop_vsw
 echo "PASS: ovs-vsctl drives vsw through the real ovsdb-server"
