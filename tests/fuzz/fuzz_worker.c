@@ -17,9 +17,12 @@
  * bytes of gso_size, two of length, then that many bytes of frame (cut
  * where the input ends).  A pass polls until the rx queues are empty and
  * checks; the frames leave as the flush policy and tx-hold-us say.  The
- * longest clock step also moves the worker to a table without one port
- * (vsw_worker_flush_switch: what was held for it is dropped).  At the
- * end the worker leaves its table as at exit (flush_switch to none).
+ * longest clock step also moves the worker to another table
+ * (vsw_worker_flush_switch), as control does: the first time to one
+ * without a port (what was held for it is dropped), the second time to
+ * one where that port is back at its id with the next VLAN setting (a
+ * port-set: every other port keeps what it holds).  At the end the
+ * worker leaves its table as at exit (flush_switch to none).
  *
  * Besides not crashing (ASan, UBSan), every frame a port was given must
  * be one it can send: a well-formed chain (segment lengths adding up to
@@ -71,6 +74,7 @@ static const uint64_t steps[4] = {0, 3, 60, 5000}; /* clock, µs */
 struct env {
 	struct vsw_switch_conf sw;
 	uint32_t max_frame[MAX_PORTS]; /* each port's, from the first table */
+	unsigned int vlan[MAX_PORTS];  /* each port's vlans[] setting */
 	struct fake_port *p[MAX_PORTS];
 	struct vsw_port *ports[VSW_MAX_PORTS];
 	int8_t owner[VSW_MAX_PORTS][VSW_MAX_QUEUES];
@@ -147,6 +151,7 @@ static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
 			p->tx_offloads |= VSW_TXO_CSUM;
 		p->tx_refuses_big = c[1] >> 6 & 1;
 		p->mp = small->mp;
+		e->vlan[i] = c[2] % 6;
 		if (vlans[c[2] % 6] != NULL &&
 		    vsw_config_port_set_kv(&p->conf, vlans[c[2] % 6], err,
 					   sizeof(err)) != 0)
@@ -162,11 +167,31 @@ static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
 	w->fake_tsc = 1000;
 }
 
-/* A table without port @gone into @next. */
-static void build_without(struct env *e, unsigned int gone,
-			  struct vsw_table *next)
+/* The next table into @next, as a table switch's: the first one
+ * without port @x; the second with @x back, its VLAN setting the next
+ * one of vlans[] (its mtu, tx and ring as they were). */
+static void build_next(struct env *e, unsigned int k, unsigned int x,
+		       struct vsw_table *next)
 {
-	e->ports[gone] = NULL;
+	struct vsw_port *p = &e->p[x]->up;
+	char err[VSW_ERR_MAX];
+
+	if (k == 0) {
+		e->ports[x] = NULL;
+	} else {
+		unsigned int v = (e->vlan[x] + 1) % 6;
+
+		p->conf.vlan_mode = VSW_VLAN_AUTO;
+		p->conf.tag = 0;
+		p->conf.trunks_set = false;
+		memset(p->conf.trunks, 0, sizeof(p->conf.trunks));
+		if (vlans[v] != NULL &&
+		    vsw_config_port_set_kv(&p->conf, vlans[v], err,
+					   sizeof(err)) != 0)
+			abort();
+		e->vlan[x] = v;
+		e->ports[x] = p;
+	}
 	build(e, next);
 }
 
@@ -236,10 +261,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct env *e = &env_storage;
 	uint8_t cfg[CFG_LEN] = {0};
-	struct vsw_table *dp, *next = NULL;
+	struct vsw_table *dp, *next[2] = {NULL, NULL};
 	struct vsw_worker *w;
 	size_t at = sizeof(cfg);
-	unsigned int n_frames = 0;
+	unsigned int n_frames = 0, n_next = 0, gone = 0;
 
 	if (small == NULL) {
 		small = fake_pool_create(SMALL_N, RTE_PKTMBUF_HEADROOM + ROOM);
@@ -280,15 +305,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			rte_pktmbuf_free(m);
 		n_frames++;
 		w->fake_tsc += steps[h >> 6];
-		if (h >> 6 == 3 && next == NULL && e->n > 2) {
-			/* the port after the frame's leaves the table */
-			next = aligned_alloc(64,
-					     RTE_ALIGN_CEIL(sizeof(*next), 64));
-			if (next == NULL)
+		if (h >> 6 == 3 && n_next < 2 && e->n > 2) {
+			/* the port after the frame's leaves the table, then
+			 * comes back */
+			struct vsw_table *t = aligned_alloc(
+				64, RTE_ALIGN_CEIL(sizeof(*t), 64));
+
+			if (t == NULL)
 				abort();
-			build_without(e, (in + 1) % e->n, next);
-			vsw_worker_flush_switch(w, e->dp, next, w->fake_tsc);
-			e->dp = next;
+			if (n_next == 0)
+				gone = (in + 1) % e->n;
+			build_next(e, n_next, gone, t);
+			vsw_worker_flush_switch(w, e->dp, t, w->fake_tsc);
+			e->dp = next[n_next++] = t;
 		}
 		if (h & 0x20) /* a pass now: what follows meets learned MACs,
 			       * held frames, a ring already full */
@@ -302,7 +331,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(small->n_free == small->n && small->double_frees == 0);
 	FUZZ_CHECK(big->n_free == big->n && big->double_frees == 0);
 	free(dp);
-	free(next);
+	free(next[0]);
+	free(next[1]);
 	free(w);
 	return 0;
 }
