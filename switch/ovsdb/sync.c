@@ -755,9 +755,13 @@ static void take_settings(struct vsw_ovsdb *o, json_t *row)
 		over_add(ov, &n, "rebalance-interval-s", min * 60,
 			 "other_config:pmd-auto-lb=true and "
 			 "pmd-auto-lb-rebal-interval");
-	} else if (lb != NULL) {
-		over_add(ov, &n, "rebalance-interval-s", 0,
-			 "other_config:pmd-auto-lb");
+	} else {
+		/* the interval counts only with pmd-auto-lb=true: a bad one
+		 * is logged again when it counts again */
+		told_once(o, "pmd-auto-lb-rebal-interval", NULL);
+		if (lb != NULL)
+			over_add(ov, &n, "rebalance-interval-s", 0,
+				 "other_config:pmd-auto-lb");
 	}
 	if (oc_int(o, oc, "pmd-auto-lb-improvement-threshold", 0, 100, &v))
 		over_add(ov, &n, "rebalance-improvement-pct", v,

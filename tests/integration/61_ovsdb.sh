@@ -127,6 +127,15 @@ vs remove Open_vSwitch . other_config tx-flush-interval pmd-auto-lb-improvement-
 [ "$(info_val ovsdb_settings)" = "rebalance-interval-s=0" ] || fail "ovsdb_settings: $(info_val ovsdb_settings)"
 [ "$(info_val tx_flush_interval_us)" = 20 ] && [ "$(info_val rebalance_improvement_pct)" = 25 ] ||
 	fail "vsw's own settings not back: $(jctl info | jq -c '{tx_flush_interval_us, rebalance_improvement_pct}')"
+# a bad interval that stops counting (pmd-auto-lb=false) is logged again
+# when it counts again
+for lb in true false true; do
+	vs set Open_vSwitch . other_config:pmd-auto-lb=$lb other_config:pmd-auto-lb-rebal-interval=zz ||
+		fail "set pmd-auto-lb=$lb"
+done
+[ "$(info_val rebalance_interval_s)" = 60 ] || fail "pmd-auto-lb-rebal-interval=zz: $(info_val rebalance_interval_s)"
+[ "$(grep -c 'pmd-auto-lb-rebal-interval="zz" is not a number' "$T/vsw.log")" = 2 ] ||
+	fail "a bad interval counting again not logged again: $(grep -c 'rebal-interval="zz"' "$T/vsw.log") lines"
 vs remove Open_vSwitch . other_config pmd-auto-lb pmd-auto-lb-rebal-interval || fail "remove pmd-auto-lb"
 [ "$(info_val ovsdb_settings)" = "" ] || fail "ovsdb_settings: $(info_val ovsdb_settings)"
 ctl set tx-flush-interval-us 0 >/dev/null || fail "vswctl set tx-flush-interval-us 0 once the database let go"
