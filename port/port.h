@@ -247,6 +247,15 @@ struct vsw_port {
 	/* VSW_TXO_*: what tx takes (vhost: what the guest negotiated);
 	 * writer: the kind before `up` is published; readers: workers */
 	uint32_t tx_offloads;
+	/*
+	 * The peer's connection: moved (release) each time a peer that may
+	 * come back with other terms goes away (vhost: a guest's
+	 * disconnect), after tx_offloads is cleared.  A worker reads it
+	 * (acquire) before tx_offloads, and drops at flush a frame it left
+	 * offloaded for the connection before (txbuf.c): a guest that
+	 * reconnects without TSO never gets a TSO frame meant for the last.
+	 */
+	uint32_t conn_gen;
 	struct rte_mempool *mp; /* where received packets are allocated */
 	uint64_t connects;	/* times the peer came up */
 	uint64_t disconnects;

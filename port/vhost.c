@@ -274,6 +274,9 @@ static void destroy_device(int vid)
 	__atomic_store_n(&vp->rx_enabled, 0, __ATOMIC_RELEASE);
 	p->tx_refuses_big = false;
 	__atomic_store_n(&p->tx_offloads, 0, __ATOMIC_RELAXED);
+	/* after tx_offloads (port.h): what a worker still buffers that it
+	 * left offloaded for this guest is dropped, not given to the next */
+	__atomic_fetch_add(&p->conn_gen, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&vp->rx_mp, p->mp, __ATOMIC_RELAXED);
 	vp->features = 0;
 	__atomic_store_n(&vp->guest_mtu, 0, __ATOMIC_RELAXED);

@@ -527,6 +527,24 @@ static struct rte_mbuf *ip_csum_here(struct rte_mbuf *m,
 	return m;
 }
 
+/*
+ * Buffer @m for @out, which takes it as it is (whole, or its checksum
+ * left) by the terms of its peer's connection @gen: if the peer
+ * reconnects before the frame leaves, flush drops it (txbuf.c).
+ */
+static void append_left(struct vsw_worker *w, const struct vsw_table *dp,
+			uint16_t out, struct rte_mbuf *m, uint64_t now,
+			uint32_t gen)
+{
+	struct vsw_txbuf *b = &w->txb[out];
+
+	if (!b->ol) {
+		b->ol = true;
+		b->ol_gen = gen;
+	}
+	vsw_append_plain(w, dp, out, m, now);
+}
+
 void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 		     uint16_t out, struct rte_mbuf *m, uint64_t now)
 {
@@ -534,6 +552,8 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 	const struct vsw_table_port *op = &dp->pp[out];
 	const struct vsw_port *p = dp->ports[out];
 	struct vsw_port_ctrs *c = &w->ctrs[out];
+	/* the connection first: tx_offloads is cleared before it moves */
+	uint32_t gen = __atomic_load_n(&p->conn_gen, __ATOMIC_ACQUIRE);
 	uint32_t txo = __atomic_load_n(&p->tx_offloads, __ATOMIC_RELAXED);
 	uint32_t max = op->max_frame, hl, mss, room;
 	/* segments and copies in the switch's mbufs, never in the frame's
@@ -570,8 +590,10 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 			}
 			fill_csum(m, &h);
 			c->csum_filled++;
+			vsw_append_plain(w, dp, out, m, now);
+			return;
 		}
-		vsw_append_plain(w, dp, out, m, now);
+		append_left(w, dp, out, m, now, gen);
 		return;
 	}
 	hl = (uint32_t)h.l2 + h.l3 + h.l4;
@@ -587,7 +609,7 @@ void vsw_offload_out(struct vsw_worker *w, const struct vsw_table *dp,
 			c->drops[VSW_DROP_NO_MBUF]++;
 			return;
 		}
-		vsw_append_plain(w, dp, out, m, now);
+		append_left(w, dp, out, m, now, gen);
 		return;
 	}
 	/* cut here, into segments that fit (one mbuf each without chains) */

@@ -19,6 +19,9 @@
  *   - a port that takes nothing for tx-hold-us has what it holds
  *     dropped (tx_full) and is `stuck`: it holds nothing more until it
  *     takes a frame, so a dead guest costs one hold, not one per burst;
+ *   - a frame left offloaded (a TSO frame whole, a checksum left) is
+ *     dropped (port_down) when the peer reconnected since it was
+ *     buffered (port.h conn_gen): the new guest may not take it;
  *   - at a table change a port keeps what it holds only if the next
  *     table has the same port at its id (a port deleted there, or its
  *     id given to another, holds nothing) and keeps every rx queue of
@@ -191,11 +194,16 @@ static inline void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 	if (n == 0)
 		return;
 	b->last_tsc = now;
-	if (p == NULL || !vsw_port_is_up(p)) {
+	/* down, or a frame left offloaded for the peer's last connection
+	 * (it reconnected meanwhile, perhaps without those offloads) */
+	if (p == NULL || !vsw_port_is_up(p) ||
+	    (unlikely(b->ol) &&
+	     __atomic_load_n(&p->conn_gen, __ATOMIC_RELAXED) != b->ol_gen)) {
 		c->drops[VSW_DROP_PORT_DOWN] += n;
 		rte_pktmbuf_free_bulk(b->pkts, n);
 		b->held_tsc = 0;
 		b->stuck = false; /* the next guest starts afresh */
+		b->ol = false;
 		return;
 	}
 	c->tx_flushes++;
@@ -221,6 +229,8 @@ static inline void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 	}
 	c->tx_packets += sent;
 	c->tx_bytes += bytes;
+	if (unlikely(b->ol) && b->n == 0) /* what stays keeps its mark */
+		b->ol = false;
 }
 
 void vsw_flush_port(struct vsw_worker *w, const struct vsw_table *dp,

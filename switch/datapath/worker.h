@@ -26,6 +26,11 @@ struct vsw_txbuf {
 	/* the port's hold ran out and it has taken nothing since: what it
 	 * refuses is dropped at once (txbuf.c) */
 	bool stuck;
+	/* a frame left offloaded (given whole, or its checksum left) waits
+	 * here, decided for the port's connection ol_gen (port.h conn_gen;
+	 * all wait for the oldest such) */
+	bool ol;
+	uint32_t ol_gen;
 	/* when the port last flushed: a partial buffer waits until
 	 * tx-flush-interval-us has passed since (a quiet port's at once; an
 	 * interval set shorter applies at once too) */

@@ -21,7 +21,10 @@
  * (vsw_worker_flush_switch), as control does: the first time to one
  * without a port (what was held for it is dropped), the second time to
  * one where that port is back at its id with the next VLAN setting (a
- * port-set: every other port keeps what it holds).  At the end the
+ * port-set: every other port keeps what it holds).  A plain frame whose
+ * gso_size bytes have the top bit set is followed by a reconnect of the
+ * next port's guest, which then takes the offloads of their low 5 bits
+ * (port.h conn_gen; frames may still wait for it).  At the end the
  * worker leaves its table as at exit (flush_switch to none).
  *
  * Besides not crashing (ASan, UBSan), every frame a port was given must
@@ -257,6 +260,22 @@ static void pass(struct env *e)
 	check_all(e);
 }
 
+/*
+ * Port @i's guest goes and another comes (vhost's destroy_device and
+ * new_connection) that takes @txo (VSW_TXO_*, CSUM added as env_up
+ * does), with frames still waiting for it: what it was given so far
+ * met the old terms, what it is given from now must meet the new.
+ */
+static void reconnect(struct env *e, unsigned int i, uint32_t txo)
+{
+	struct vsw_port *p = &e->p[i]->up;
+
+	check_all(e);
+	fake_port_free_sent(e->p[i]);
+	p->tx_offloads = txo != 0 ? txo | VSW_TXO_CSUM : 0;
+	p->conn_gen++;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct env *e = &env_storage;
@@ -304,6 +323,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!fake_port_push(e->p[in], 0, m))
 			rte_pktmbuf_free(m);
 		n_frames++;
+		if (kind == 0 && gso >> 15)
+			reconnect(e, (in + 1) % e->n, gso & 0x1f);
 		w->fake_tsc += steps[h >> 6];
 		if (h >> 6 == 3 && n_next < 2 && e->n > 2) {
 			/* the port after the frame's leaves the table, then

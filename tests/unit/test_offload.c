@@ -708,6 +708,84 @@ static void test_worker_csum(void)
 	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
 }
 
+/* poll_all at the worker's fake clock (held frames keep their time) */
+static void poll_now(struct env *e)
+{
+	vsw_worker_poll(e->w, e->dp, e->fdb, 100);
+	vsw_worker_flush(e->w, e->dp, e->w->fake_tsc, true);
+}
+
+/*
+ * A guest that reconnects (vhost's destroy_device moves conn_gen) while
+ * frames the worker left offloaded for its last connection still wait
+ * in its buffer, held by a full ring or waiting for the flush interval:
+ * they are dropped (port_down), never given to the new guest, which may
+ * not have negotiated TSO or checksums; plain frames wait on.
+ */
+static void test_worker_reconnect(void)
+{
+	static uint8_t f[MAXF];
+	const unsigned int mtu[3] = {1500, 1500, 1500};
+	uint32_t len = tcp_frame(f, false, false, 30000, mac_b);
+	uint32_t plen = tcp_frame(f + 40000, false, false, 100, mac_b);
+	struct rte_mbuf *m;
+	struct env e;
+
+	env_up(&e, 3, mtu);
+	e.p[1]->up.tx_offloads = VSW_TXO_CSUM | VSW_TXO_TSO4;
+	learn_b(&e);
+	/* p1's ring is full: its TSO frame, given whole, is held */
+	e.dp->par.hold_tsc = 1000000;
+	e.w->fake_tsc = 1000;
+	e.p[1]->tx_room = 0;
+	fake_port_push(e.p[0], 0, tso(f, len, 1448));
+	poll_now(&e);
+	CHECK(e.w->txb[1].n == 1 && e.w->ctrs[1].tx_holds == 1);
+	/* its guest goes and a new one comes, without TSO, before the worker
+	 * flushes p1 again (the worker was descheduled meanwhile) */
+	e.p[1]->up.tx_offloads = 0;
+	e.p[1]->up.conn_gen++;
+	e.p[1]->tx_room = UINT32_MAX;
+	e.w->fake_tsc = 2000;
+	poll_now(&e);
+	CHECK(e.p[1]->n_sent == 0 && e.w->txb[1].n == 0);
+	CHECK(e.w->ctrs[1].drops[VSW_DROP_PORT_DOWN] == 1);
+	/* the next TSO frame is cut for it */
+	fake_port_push(e.p[0], 0, tso(f, len, 1448));
+	poll_now(&e);
+	CHECK(e.p[1]->n_sent == 21 && e.w->ctrs[1].tso_segmented == 1);
+	for (unsigned int i = 0; i < e.p[1]->n_sent; i++)
+		CHECK(e.p[1]->sent[i]->ol_flags == 0);
+	fake_port_free_sent(e.p[1]);
+	/* a checksum left to a csum guest waits for the flush interval
+	 * beside a plain frame; the guest reconnects without csum: the
+	 * buffer is dropped, the csum frame with it */
+	e.p[1]->up.tx_offloads = VSW_TXO_CSUM;
+	e.dp->par.flush_tsc = 1000000000;
+	m = mk(f + 40000, plen);
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	fake_port_push(e.p[0], 0, m);
+	fake_port_push(e.p[0], 0, mk(f + 40000, plen));
+	vsw_worker_poll(e.w, e.dp, e.fdb, 100);
+	CHECK(e.w->txb[1].n == 2 && e.p[1]->n_sent == 0);
+	e.p[1]->up.tx_offloads = 0;
+	e.p[1]->up.conn_gen++;
+	vsw_worker_flush(e.w, e.dp, e.w->fake_tsc, true);
+	CHECK(e.p[1]->n_sent == 0 && e.w->txb[1].n == 0);
+	CHECK(e.w->ctrs[1].drops[VSW_DROP_PORT_DOWN] == 3);
+	/* plain frames alone wait across a reconnect and leave */
+	fake_port_push(e.p[0], 0, mk(f + 40000, plen));
+	vsw_worker_poll(e.w, e.dp, e.fdb, 100);
+	e.p[1]->up.conn_gen++;
+	vsw_worker_flush(e.w, e.dp, e.w->fake_tsc, true);
+	CHECK(e.p[1]->n_sent == 1 &&
+	      e.w->ctrs[1].drops[VSW_DROP_PORT_DOWN] == 3);
+	fake_port_free_sent(e.p[1]);
+	e.w->fake_tsc = 0;
+	env_down(&e, 3);
+	CHECK(pool->n_free == pool->n && pool->double_frees == 0);
+}
+
 /* A jumbo frame in one big mbuf whose checksum is left to fill, flooded
  * to an output that fills none and takes no chains (p1) and to one that
  * fills it (p2): p1's copy, in which the checksum is written, must be
@@ -766,6 +844,7 @@ int main(int argc, char **argv)
 	RUN(test_worker_ip6_ext);
 	RUN(test_worker_csum);
 	RUN(test_worker_csum_linear);
+	RUN(test_worker_reconnect);
 	fake_pool_destroy(pool);
 	return TEST_EXIT();
 }
