@@ -153,7 +153,9 @@ const struct vsw_key vsw_keys[] = {
 	{"run-dir", SW(run_dir), .kind = VSW_KIND_PATH, .max = VSW_PATH_MAX,
 	 .dflt = VSW_DEFAULT_RUN_DIR,
 	 .help = "Directory of the default vhost-user sockets; sockets of "
-		 "ports added at run time lie below it (or socket-dirs)."},
+		 "ports added at run time lie below it (or socket-dirs); "
+		 "offloads-acked/ there records the guests that acked "
+		 "offloads (docs/offloads.md)."},
 	{"fdb-size", SW(fdb_size), .min = 16, .max = VSW_MAX_MACS_MAX,
 	 .dflt = "65536", .help = "Entries in the MAC learning table (FDB)."},
 	{"mbufs", SW(mbufs), .min = 1024, .max = 4194304, .dflt = "32767",

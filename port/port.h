@@ -287,6 +287,8 @@ struct vsw_port_env {
 	const char *socket_group;
 	/* the switch's offloads key; a port's own takes precedence */
 	bool offloads;
+	/* the switch's run-dir (vhost: port/vhost_acked.c's markers) */
+	const char *run_dir;
 	/* Ask the control loop to run now (a guest changed its queues); any
 	 * thread, never blocks.  May be NULL. */
 	void (*wake)(void *hook_arg);

@@ -56,28 +56,6 @@
 
 #include "vhost_priv.h"
 
-/*
- * offloads = off: frames cross guests unchanged, no partial checksums, no
- * virtio-net header field that means anything (vsw 0.3's behaviour).
- */
-#define VHOST_OFFLOAD_FEATURES                                                 \
-	((1ULL << VIRTIO_NET_F_HOST_TSO4) | (1ULL << VIRTIO_NET_F_HOST_TSO6) | \
-	 (1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
-	 (1ULL << VIRTIO_NET_F_CSUM) | (1ULL << VIRTIO_NET_F_GUEST_CSUM) |     \
-	 (1ULL << VIRTIO_NET_F_GUEST_TSO4) |                                   \
-	 (1ULL << VIRTIO_NET_F_GUEST_TSO6) |                                   \
-	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO) | \
-	 (1ULL << VIRTIO_NET_F_GSO))
-/*
- * offloads = on: CSUM, GUEST_CSUM, HOST_TSO4/6 and GUEST_TSO4/6 offered;
- * never ECN or UFO (a guest that got them must renegotiate when a later
- * host lacks them, and UFO is gone from Linux), nor the legacy GSO bit.
- */
-#define VHOST_NEVER_FEATURES                                                   \
-	((1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
-	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO) | \
-	 (1ULL << VIRTIO_NET_F_GSO))
-
 /* A guest whose frames may be longer than an mbuf (TSO, or a port mtu
  * over 1500) has them copied into big mbufs, when there are any. */
 static bool wants_big(const struct vsw_vhost_port *vp, uint64_t f)
@@ -144,6 +122,7 @@ static int new_connection(int vid)
 		rc = -1;
 	} else {
 		vp->conn_vid = vid;
+		vp->conn_tsc = rte_rdtsc();
 		forget_guest(vp);
 	}
 	vsw_vhost_map_unlock();
@@ -157,11 +136,12 @@ static int new_connection(int vid)
 
 static void destroy_connection(int vid)
 {
-	struct vsw_vhost_port *vp;
+	struct vsw_vhost_port *vp, *mine = NULL;
 
 	vsw_vhost_map_lock();
 	vp = vsw_vhost_map_find(vid);
 	if (vp != NULL && vp->conn_vid == vid) {
+		mine = vp;
 		vp->conn_vid = -1;
 		forget_guest(vp);
 		vsw_call_relay_reset(vp->call_relay);
@@ -172,6 +152,9 @@ static void destroy_connection(int vid)
 			vsw_vhost_call_drop(vp);
 	}
 	vsw_vhost_map_unlock();
+	/* (the port outlives its callbacks: unregister waits for them) */
+	if (mine != NULL)
+		vsw_vhost_acked_closed(mine, vid);
 	vsw_vhost_guard_detach(vid);
 }
 
@@ -231,6 +214,7 @@ static int new_device(int vid)
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&vp->rx_mp_mtu, p->conf.mtu, __ATOMIC_RELAXED);
 	vp->features = features;
+	vsw_vhost_acked_connected(vp, features);
 	for (uint16_t q = 0; q < vp->nr_qp; q++) {
 		int fd = __atomic_exchange_n(&vp->kick_pending[q], -1,
 					     __ATOMIC_ACQ_REL);
@@ -426,6 +410,7 @@ static void vhost_upkeep(struct vsw_port *p)
 	uint64_t conn = __atomic_load_n(&p->connects, __ATOMIC_RELAXED);
 
 	vsw_vhost_upkeep(p);
+	vsw_vhost_acked_upkeep(vp);
 	if (__atomic_load_n(&vp->rx_mp_mtu, __ATOMIC_RELAXED) != p->conf.mtu)
 		rx_pool_follow_mtu(vp);
 	if (g <= p->conf.mtu ||
@@ -445,6 +430,8 @@ static void vhost_destroy(struct vsw_port *p)
 {
 	struct vsw_vhost_port *vp = vhost_cast(p);
 
+	/* what unregister closes says nothing of the QEMU behind it */
+	__atomic_store_n(&vp->closing, true, __ATOMIC_RELEASE);
 	if (rte_vhost_driver_unregister(p->conf.path) < 0)
 		PORT_LOG(WARNING, "%s: unregister %s failed", p->name,
 			 p->conf.path);
@@ -488,9 +475,9 @@ static int vhost_register(struct vsw_port *p, char *err, size_t errlen)
 	 * which datapath/offload.c checks and turns into tx requests; a
 	 * frame longer than an mbuf comes in one external buffer (EXTBUF),
 	 * or as a chain of mbufs when none can be had */
+	flags |= RTE_VHOST_USER_NET_COMPLIANT_OL_FLAGS; /* (also off: legacy) */
 	if (p->offloads)
-		flags |= RTE_VHOST_USER_NET_COMPLIANT_OL_FLAGS |
-			 RTE_VHOST_USER_EXTBUF_SUPPORT;
+		flags |= RTE_VHOST_USER_EXTBUF_SUPPORT;
 	if (rte_vhost_driver_register(path, flags) < 0) {
 		snprintf(err, errlen,
 			 "port %s: cannot register vhost-user "
@@ -533,6 +520,7 @@ static void init_fields(struct vsw_vhost_port *vp,
 {
 	vp->vid = -1;
 	vp->conn_vid = -1;
+	vsw_vhost_acked_init(vp, env->run_dir);
 	vp->nr_qp = 1;
 	vp->n_workers = env->n_workers;
 	vp->kicks_off = env->kick_suppression;

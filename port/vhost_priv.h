@@ -108,6 +108,26 @@ struct vsw_vhost_port {
 	/* the port mtu and guest connection last warned about (control) */
 	unsigned int mtu_warned;
 	uint64_t mtu_warned_conn;
+	/*
+	 * offloads = off under a running guest that had them (vhost.c,
+	 * "Offloads a running guest acked"): conn_tsc, when the frontend
+	 * connected (vhost thread); legacy_want, what destroy_connection
+	 * asks of control: 1 offer the offload features, 0 stop, -1
+	 * nothing; legacy, whether they are offered now (control).
+	 */
+	uint64_t conn_tsc;
+	int legacy_want;
+	bool legacy;
+	/* the marker <run-dir>/offloads-acked/<port> ("": none) and what
+	 * it says: the last guest on this socket acked offloads and its
+	 * QEMU may still run (acked_before, read by the library thread);
+	 * acked_note, what the library thread asks of control: 1 write
+	 * it, 0 remove it, -1 nothing; closing: vsw itself closes the
+	 * socket (port-del, exit), which says nothing of the QEMU */
+	char acked_file[VSW_PATH_MAX];
+	bool acked_before;
+	int acked_note;
+	bool closing;
 	unsigned int n_workers; /* the switch's, at create */
 	/* the switch's hooks: wait for a grace period; wake the control loop
 	 * (may be NULL) */
@@ -210,6 +230,41 @@ void vsw_vhost_call_lib_init(void);
 void vsw_vhost_call_drop(struct vsw_vhost_port *vp);
 void vsw_vhost_set_guest_calls(struct vsw_port *p, bool direct);
 const char *vsw_vhost_calls_str(const struct vsw_vhost_port *vp);
+
+/*
+ * offloads = off: frames cross guests unchanged, no partial checksums, no
+ * virtio-net header field that means anything (vsw 0.3's behaviour).
+ */
+#define VHOST_OFFLOAD_FEATURES                                                 \
+	((1ULL << VIRTIO_NET_F_HOST_TSO4) | (1ULL << VIRTIO_NET_F_HOST_TSO6) | \
+	 (1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
+	 (1ULL << VIRTIO_NET_F_CSUM) | (1ULL << VIRTIO_NET_F_GUEST_CSUM) |     \
+	 (1ULL << VIRTIO_NET_F_GUEST_TSO4) |                                   \
+	 (1ULL << VIRTIO_NET_F_GUEST_TSO6) |                                   \
+	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO) | \
+	 (1ULL << VIRTIO_NET_F_GSO))
+/*
+ * offloads = on: CSUM, GUEST_CSUM, HOST_TSO4/6 and GUEST_TSO4/6 offered;
+ * never ECN or UFO (a guest that got them must renegotiate when a later
+ * host lacks them, and UFO is gone from Linux), nor the legacy GSO bit.
+ */
+#define VHOST_NEVER_FEATURES                                                   \
+	((1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
+	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO) | \
+	 (1ULL << VIRTIO_NET_F_GSO))
+
+/* vhost_acked.c: offloads a running guest acked (offloads turned off
+ * under it); see there. */
+
+/* Create: the marker's path under @run_dir ("" or NULL: none) and
+ * whether it says that the last guest on this socket acked offloads. */
+void vsw_vhost_acked_init(struct vsw_vhost_port *vp, const char *run_dir);
+/* Library thread, new_device: the guest negotiated @features. */
+void vsw_vhost_acked_connected(struct vsw_vhost_port *vp, uint64_t features);
+/* Library thread, destroy_connection of the port's connection @vid. */
+void vsw_vhost_acked_closed(struct vsw_vhost_port *vp, int vid);
+/* Control (upkeep): what those asked, done. */
+void vsw_vhost_acked_upkeep(struct vsw_vhost_port *vp);
 
 /* vhost_rxtx.c: the datapath ops and the control thread's drain. */
 

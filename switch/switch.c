@@ -260,6 +260,7 @@ void vsw_switch_destroy(struct vsw_switch *sw)
 {
 	struct vsw_ctl *ctl = &sw->ctl;
 	struct vsw_rt *rt = &sw->rt;
+	char acked[VSW_PATH_MAX + 16];
 
 	vsw_switch_stop(sw);
 	/* first: no scrape runs into the teardown below */
@@ -287,6 +288,11 @@ void vsw_switch_destroy(struct vsw_switch *sw)
 	if (ctl->wake_fd >= 0)
 		close(ctl->wake_fd);
 	ctl->wake_fd = -1;
-	rmdir(ctl->cfg.sw.run_dir); /* only if we left it empty */
+	/* only if we left them empty (a guest's offload marker stays while
+	 * its QEMU may run: port/vhost_acked.c) */
+	snprintf(acked, sizeof(acked), "%s/offloads-acked",
+		 ctl->cfg.sw.run_dir);
+	rmdir(acked);
+	rmdir(ctl->cfg.sw.run_dir);
 	vsw_table_free(ctl);
 }

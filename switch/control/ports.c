@@ -139,6 +139,7 @@ void vsw_port_env_fill(struct vsw_ctl *ctl, struct vsw_port_env *env)
 	env->call_suppression = ctl->cfg.sw.call_suppression;
 	env->guest_calls_direct = ctl->cfg.sw.guest_calls_direct;
 	env->offloads = ctl->cfg.sw.offloads != VSW_OFFLOADS_OFF;
+	env->run_dir = ctl->cfg.sw.run_dir;
 	env->socket_mode = ctl->cfg.sw.socket_mode;
 	env->socket_owner = ctl->cfg.sw.socket_owner;
 	env->socket_group = ctl->cfg.sw.socket_group;
