@@ -102,6 +102,9 @@ struct vsw_port_info {
 	uint32_t tx_offloads;
 	bool has_features;
 	uint64_t features;
+	/* vhost-user, offloads off: the offload features are offered to a
+	 * running guest that acked them (port/vhost_acked.c) */
+	bool offloads_kept;
 	/* vhost-user: where calls to the guest go ("direct", "relay",
 	 * "relay (fell back)"; NULL: another kind), why it fell back (NULL:
 	 * it did not), and the calls made each way */

@@ -355,6 +355,7 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 	pi->peer_mtu = __atomic_load_n(&vp->guest_mtu, __ATOMIC_RELAXED);
 	pi->has_features = pi->vid >= 0;
 	pi->features = vp->features;
+	pi->offloads_kept = __atomic_load_n(&vp->legacy, __ATOMIC_RELAXED);
 	/* the library's per-queue lock serializes workers on one pair */
 	pi->tx_queues_shared = vp->n_workers > nr;
 	pi->calls = vsw_vhost_calls_str(vp);

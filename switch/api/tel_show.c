@@ -349,6 +349,10 @@ static void add_offloads(struct rte_tel_data *d, const struct vsw_port_info *pi)
 
 	rte_tel_data_add_dict_string(d, "offloads",
 				     pi->offloads ? "on" : "off");
+	if (pi->offloads_kept) /* docs/offloads.md */
+		rte_tel_data_add_dict_string(d, "offloads_kept",
+					     "for the running guest, until "
+					     "its QEMU restarts");
 	if (a != NULL) {
 		rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
 		if (pi->tx_offloads & VSW_TXO_CSUM)

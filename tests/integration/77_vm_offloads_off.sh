@@ -19,7 +19,9 @@
 #      (the guest keeps what it acked), then off;
 #   3. the guest's QEMU restarted: it negotiates no offload, TCP flows;
 #   4. a frontend on another offloads-off port that never had offloads
-#      reads the features and leaves, three times: never offered any.
+#      reads the features and leaves, three times: never offered any;
+#   5. the same as 2b with vsw the server and QEMU the client
+#      (reconnect=1, libvirt's <reconnect>).
 # Skips (77) when QEMU, the guest image or namespaces cannot be had here.
 . "$(dirname "$0")/lib.sh"
 PREFIX=vmf$ID
@@ -80,10 +82,11 @@ wait_for 30 "vm0 up again (QEMU refuses a backend that offers less than its gues
 	port_is vm0 up
 grep -q "vm0: its frontend left before negotiating" "$T/vsw.log" ||
 	fail "no log line saying why the offloads are offered"
-view=$(jctl port vm0 | jq -c '{offloads, tx_offloads, guest_offloads}')
+view=$(jctl port vm0 | jq -c '{offloads, offloads_kept, tx_offloads, guest_offloads}')
 note "vm0: $view"
-jq -e '.offloads == "off" and .tx_offloads == [] and (.guest_offloads | index("host_tso4"))' \
-	<<<"$view" >/dev/null || fail "vm0 after the restart: $view"
+jq -e '.offloads == "off" and .offloads_kept != null and .tx_offloads == [] and
+	(.guest_offloads | index("host_tso4"))' <<<"$view" >/dev/null ||
+	fail "vm0 after the restart: $view"
 wait_for 60 "the guest's TSO frames taken and cut for the namespace" \
 	ctl_holds '.tso_segmented > 0' port up
 [ "$(ctr vm0 offload_rx)" -gt 0 ] && [ "$(ctr vm0 drop_bad_offload)" -eq 0 ] ||
@@ -111,6 +114,7 @@ ns_iperf
 guest g2 "vsw-waitpeer 10.99.0.3 200 && for i in 1 2 3 4 5; do iperf3 -c 10.99.0.3 -t 2 && exit 0; sleep 1; done; exit 1"
 wait_for 120 "vm0 up with the new guest" port_is vm0 up
 [ "$(acked)" = "[]" ] || fail "the new guest negotiated offloads on a port with offloads off: $(acked)"
+[ "$(port_ctr vm0 offloads_kept)" = null ] || fail "vm0: offloads_kept after the guest left"
 rx0=$(ctr vm0 offload_rx)
 rc=0; reap_pid "$GPID" || rc=$?
 grep -a -E 'VSW-(RESULT|ERROR)|receiver' "$T/g2.log" || true
@@ -136,5 +140,19 @@ for attempt in range(3):  # each connection reads the features and leaves
     time.sleep(0.5)
 EOP
 grep -q "vm1: its frontend left before negotiating" "$T/vsw.log" && fail "vm1: offloads offered"
+
+note "5. vsw the server, QEMU the client (reconnect=1): offloads off under it by port-del, port-add"
+ctl port-add vm2 type=vhost-user "path=$RUN/vm2.sock" >/dev/null || fail "port-add vm2"
+vm_start g3 --sock "$RUN/vm2.sock" --reconnect 1 --mac 52:54:00:00:02:03 --ip 10.99.0.4/24 \
+	--mem 256 --timeout 300 --cmd "$LOOP"
+wait_for 120 "vm2 up" port_is vm2 up
+wait_for 60 "TSO frames from the guest on vm2" ctr_at_least vm2 offload_rx 1
+wait_for 10 "vsw's record for vm2" grep -qxF "$RUN/vm2.sock" "$RUN/offloads-acked/vm2"
+ctl port-del vm2 >/dev/null || fail "port-del vm2"
+ctl port-add vm2 type=vhost-user "path=$RUN/vm2.sock" offloads=off >/dev/null ||
+	fail "port-add vm2 offloads=off"
+wait_for 30 "vm2 up again" port_is vm2 up
+grep -q "vm2: its frontend left before negotiating" "$T/vsw.log" || fail "vm2: no log line"
+wait_for 60 "vm2's TSO frames taken" ctr_at_least vm2 offload_rx 1
 stop_vsw
 echo "PASS: a running guest kept its port when offloads were turned off under it; its next QEMU negotiated none"
