@@ -82,7 +82,7 @@ static uint32_t guest_tx_offloads(uint64_t f)
 	return o;
 }
 
-static void wake_control(struct vsw_vhost_port *vp)
+void vsw_vhost_wake_control(struct vsw_vhost_port *vp)
 {
 	if (vp->wake != NULL)
 		vp->wake(vp->hook_arg);
@@ -233,7 +233,7 @@ static int new_device(int vid)
 		 p->tx_offloads & VSW_TXO_CSUM ? "csum" : "",
 		 p->tx_offloads & VSW_TXO_TSO4 ? " tso4" : "",
 		 p->tx_offloads & VSW_TXO_TSO6 ? " tso6" : "");
-	wake_control(vp);
+	vsw_vhost_wake_control(vp);
 	return 0;
 }
 
@@ -268,7 +268,7 @@ static void destroy_device(int vid)
 	p->disconnects++;
 	pthread_mutex_unlock(&vsw_vhost_reg_lock);
 	PORT_LOG(INFO, "%s: guest disconnected (vid %d)", p->name, vid);
-	wake_control(vp);
+	vsw_vhost_wake_control(vp);
 }
 
 /* Guest TX ring @qp (re)enabled: new kick fd to install, setting to apply */
@@ -319,7 +319,7 @@ static int vring_state_changed(int vid, uint16_t queue_id, int enable)
 out:
 	vsw_vhost_map_unlock();
 	if (wake)
-		wake_control(vp);
+		vsw_vhost_wake_control(vp);
 	return 0;
 }
 

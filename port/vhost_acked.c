@@ -48,12 +48,6 @@
 /* what vsw offers a guest with offloads on (vhost.c's register) */
 #define ACKED_FEATURES (VHOST_OFFLOAD_FEATURES & ~VHOST_NEVER_FEATURES)
 
-static void wake(struct vsw_vhost_port *vp)
-{
-	if (vp->wake != NULL)
-		vp->wake(vp->hook_arg);
-}
-
 void vsw_vhost_acked_init(struct vsw_vhost_port *vp, const char *run_dir)
 {
 	char buf[VSW_PATH_MAX] = "";
@@ -84,7 +78,7 @@ static void note(struct vsw_vhost_port *vp, int what)
 	if (vp->acked_file[0] == '\0')
 		return;
 	__atomic_store_n(&vp->acked_note, what, __ATOMIC_RELEASE);
-	wake(vp);
+	vsw_vhost_wake_control(vp);
 }
 
 void vsw_vhost_acked_connected(struct vsw_vhost_port *vp, uint64_t features)
@@ -103,7 +97,7 @@ void vsw_vhost_acked_closed(struct vsw_vhost_port *vp, int vid)
 		note(vp, 0);
 		if (legacy) {
 			__atomic_store_n(&vp->legacy_want, 0, __ATOMIC_RELEASE);
-			wake(vp);
+			vsw_vhost_wake_control(vp);
 		}
 		return;
 	}
@@ -111,7 +105,7 @@ void vsw_vhost_acked_closed(struct vsw_vhost_port *vp, int vid)
 	    __atomic_load_n(&vp->acked_before, __ATOMIC_ACQUIRE) &&
 	    rte_rdtsc() - vp->conn_tsc < rte_get_tsc_hz()) {
 		__atomic_store_n(&vp->legacy_want, 1, __ATOMIC_RELEASE);
-		wake(vp);
+		vsw_vhost_wake_control(vp);
 	}
 }
 
@@ -119,8 +113,9 @@ void vsw_vhost_acked_closed(struct vsw_vhost_port *vp, int vid)
 static void marker(struct vsw_vhost_port *vp, bool on)
 {
 	const char *path = vp->base.conf.path;
-	char tmp[VSW_PATH_MAX + 8];
+	char dir[VSW_PATH_MAX];
 	char *slash;
+	bool ok;
 	int fd;
 
 	__atomic_store_n(&vp->acked_before, on, __ATOMIC_RELEASE);
@@ -131,27 +126,23 @@ static void marker(struct vsw_vhost_port *vp, bool on)
 				 strerror(errno));
 		return;
 	}
-	snprintf(tmp, sizeof(tmp), "%s", vp->acked_file);
-	slash = strrchr(tmp, '/');
+	/* written in place: a marker cut short (a crash) names no socket,
+	 * which offers nothing (init compares it whole) */
+	snprintf(dir, sizeof(dir), "%s", vp->acked_file);
+	slash = strrchr(dir, '/');
 	if (slash != NULL) {
 		*slash = '\0';
-		if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 			goto fail;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", vp->acked_file);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
+	fd = open(vp->acked_file,
+		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		goto fail;
-	if (write(fd, path, strlen(path)) != (ssize_t)strlen(path)) {
-		close(fd);
-		unlink(tmp);
-		goto fail;
-	}
-	close(fd);
-	if (rename(tmp, vp->acked_file) == 0)
+	ok = write(fd, path, strlen(path)) == (ssize_t)strlen(path);
+	if (close(fd) == 0 && ok)
 		return;
-	unlink(tmp);
+	unlink(vp->acked_file);
 fail:
 	__atomic_store_n(&vp->acked_before, false, __ATOMIC_RELEASE);
 	PORT_LOG(WARNING,

@@ -109,8 +109,8 @@ struct vsw_vhost_port {
 	unsigned int mtu_warned;
 	uint64_t mtu_warned_conn;
 	/*
-	 * offloads = off under a running guest that had them (vhost.c,
-	 * "Offloads a running guest acked"): conn_tsc, when the frontend
+	 * offloads = off under a running guest that had them
+	 * (vhost_acked.c): conn_tsc, when the frontend
 	 * connected (vhost thread); legacy_want, what destroy_connection
 	 * asks of control: 1 offer the offload features, 0 stop, -1
 	 * nothing; legacy, whether they are offered now (control).
@@ -252,6 +252,9 @@ const char *vsw_vhost_calls_str(const struct vsw_vhost_port *vp);
 	((1ULL << VIRTIO_NET_F_HOST_ECN) | (1ULL << VIRTIO_NET_F_HOST_UFO) |   \
 	 (1ULL << VIRTIO_NET_F_GUEST_ECN) | (1ULL << VIRTIO_NET_F_GUEST_UFO) | \
 	 (1ULL << VIRTIO_NET_F_GSO))
+
+/* Ask the control loop to run now (the port's wake hook); any thread. */
+void vsw_vhost_wake_control(struct vsw_vhost_port *vp);
 
 /* vhost_acked.c: offloads a running guest acked (offloads turned off
  * under it); see there. */
