@@ -1946,9 +1946,30 @@ static int full_call_fd(uint64_t pipe_kind, int *peer)
 	return fd;
 }
 
-static void s_call_full(struct report *r, uint64_t pipe_kind)
+/*
+ * Raise a running ring's call eventfd to its maximum and leave it
+ * blocking.  The backend's call for a frame already consumed may land at
+ * any moment (a worker descheduled between its used-ring update and its
+ * write): a blocking write of the maximum over a counter of 1 would wait
+ * for a read that never comes.  So the write is non-blocking, after a
+ * drain, until it takes.
+ */
+static void raise_to_max(int fd)
 {
 	uint64_t max = 0xfffffffffffffffeull;
+
+	for (;;) {
+		drain(fd); /* leaves it non-blocking */
+		if (write(fd, &max, sizeof(max)) == sizeof(max))
+			break;
+		if (errno != EAGAIN)
+			die("eventfd");
+	}
+	set_blocking(fd, true);
+}
+
+static void s_call_full(struct report *r, uint64_t pipe_kind)
+{
 	int peer;
 	struct dev d;
 	uint16_t before, u;
@@ -1973,11 +1994,7 @@ static void s_call_full(struct report *r, uint64_t pipe_kind)
 		u = tx_some(&d.g, 1, 1000);
 		before = u;
 		if (pipe_kind == 3) { /* a running ring's call fd goes bad */
-			drain(d.g.call[1]);
-			set_blocking(d.g.call[1], true);
-			if (write(d.g.call[1], &max, sizeof(max)) !=
-			    sizeof(max))
-				die("eventfd");
+			raise_to_max(d.g.call[1]);
 		}
 		if (pipe_kind ==
 		    2) /* held: the backend's writer stays blocked */
