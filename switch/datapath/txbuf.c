@@ -21,7 +21,8 @@
  *     takes a frame, so a dead guest costs one hold, not one per burst;
  *   - a frame left offloaded (a TSO frame whole, a checksum left) is
  *     dropped (port_down) when the peer reconnected since it was
- *     buffered (port.h conn_gen): the new guest may not take it;
+ *     buffered (port.h conn_gen): the new guest may not take it; the
+ *     plain frames beside it leave for the new guest;
  *   - at a table change a port keeps what it holds only if the next
  *     table has the same port at its id (a port deleted there, or its
  *     id given to another, holds nothing) and keeps every rx queue of
@@ -179,6 +180,32 @@ refused(struct vsw_worker *w, const struct vsw_table *dp, uint16_t id,
 	w->dirty |= 1ull << id;
 }
 
+/*
+ * The peer of @b reconnected since a frame was left offloaded for it:
+ * drop those frames (port_down), keep the plain ones in order for the
+ * new guest, which starts afresh.  Returns how many stay.
+ */
+static __attribute__((noinline, cold)) uint16_t
+drop_left(struct vsw_txbuf *b, uint16_t n, struct vsw_port_ctrs *c)
+{
+	uint16_t k = 0;
+
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *m = b->pkts[i];
+
+		if (m->ol_flags & (VSW_OL_TX_MASK | RTE_MBUF_F_TX_IP_CKSUM)) {
+			c->drops[VSW_DROP_PORT_DOWN]++;
+			rte_pktmbuf_free(m);
+		} else {
+			b->pkts[k++] = m;
+		}
+	}
+	b->held_tsc = 0;
+	b->stuck = false;
+	b->ol = false;
+	return k;
+}
+
 /* Hand a port's buffered packets to it (txbuf.h); @final: hold nothing. */
 static inline void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 			      uint16_t id, uint64_t now, bool final)
@@ -194,11 +221,7 @@ static inline void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 	if (n == 0)
 		return;
 	b->last_tsc = now;
-	/* down, or a frame left offloaded for the peer's last connection
-	 * (it reconnected meanwhile, perhaps without those offloads) */
-	if (p == NULL || !vsw_port_is_up(p) ||
-	    (unlikely(b->ol) &&
-	     __atomic_load_n(&p->conn_gen, __ATOMIC_RELAXED) != b->ol_gen)) {
+	if (p == NULL || !vsw_port_is_up(p)) {
 		c->drops[VSW_DROP_PORT_DOWN] += n;
 		rte_pktmbuf_free_bulk(b->pkts, n);
 		b->held_tsc = 0;
@@ -206,6 +229,12 @@ static inline void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 		b->ol = false;
 		return;
 	}
+	/* frames left offloaded for the peer's last connection (it
+	 * reconnected meanwhile, perhaps without those offloads) */
+	if (unlikely(b->ol) &&
+	    __atomic_load_n(&p->conn_gen, __ATOMIC_RELAXED) != b->ol_gen &&
+	    (n = drop_left(b, n, c)) == 0)
+		return;
 	c->tx_flushes++;
 	c->flush_hist[vsw_flush_bucket(n)]++;
 	for (uint16_t i = 0; i < n; i++) {

@@ -759,7 +759,7 @@ static void test_worker_reconnect(void)
 	fake_port_free_sent(e.p[1]);
 	/* a checksum left to a csum guest waits for the flush interval
 	 * beside a plain frame; the guest reconnects without csum: the
-	 * buffer is dropped, the csum frame with it */
+	 * csum frame is dropped, the plain one leaves for the new guest */
 	e.p[1]->up.tx_offloads = VSW_TXO_CSUM;
 	e.dp->par.flush_tsc = 1000000000;
 	m = mk(f + 40000, plen);
@@ -771,8 +771,31 @@ static void test_worker_reconnect(void)
 	e.p[1]->up.tx_offloads = 0;
 	e.p[1]->up.conn_gen++;
 	vsw_worker_flush(e.w, e.dp, e.w->fake_tsc, true);
-	CHECK(e.p[1]->n_sent == 0 && e.w->txb[1].n == 0);
+	CHECK(e.p[1]->n_sent == 1 && e.w->txb[1].n == 0);
+	CHECK(e.p[1]->n_sent == 1 && e.p[1]->sent[0]->ol_flags == 0 &&
+	      e.p[1]->sent[0]->pkt_len == plen);
+	CHECK(e.w->ctrs[1].drops[VSW_DROP_PORT_DOWN] == 2);
+	CHECK(e.w->ctrs[1].tx_packets == 22);
+	fake_port_free_sent(e.p[1]);
+	/* held plain frames behind a TSO frame left whole: the TSO frame
+	 * goes, the plain ones leave in their order */
+	e.p[1]->up.tx_offloads = VSW_TXO_CSUM | VSW_TXO_TSO4;
+	e.dp->par.flush_tsc = 0;
+	e.p[1]->tx_room = 0;
+	fake_port_push(e.p[0], 0, mk(f + 40000, plen));
+	fake_port_push(e.p[0], 0, tso(f, len, 1448));
+	fake_port_push(e.p[0], 0, mk(f + 40000, plen - 10));
+	poll_now(&e);
+	CHECK(e.w->txb[1].n == 3 && e.p[1]->n_sent == 0);
+	e.p[1]->up.tx_offloads = 0;
+	e.p[1]->up.conn_gen++;
+	e.p[1]->tx_room = UINT32_MAX;
+	poll_now(&e);
+	CHECK(e.p[1]->n_sent == 2 && e.w->txb[1].n == 0);
+	CHECK(e.p[1]->n_sent == 2 && e.p[1]->sent[0]->pkt_len == plen &&
+	      e.p[1]->sent[1]->pkt_len == plen - 10);
 	CHECK(e.w->ctrs[1].drops[VSW_DROP_PORT_DOWN] == 3);
+	fake_port_free_sent(e.p[1]);
 	/* plain frames alone wait across a reconnect and leave */
 	fake_port_push(e.p[0], 0, mk(f + 40000, plen));
 	vsw_worker_poll(e.w, e.dp, e.fdb, 100);
