@@ -1952,18 +1952,20 @@ static int full_call_fd(uint64_t pipe_kind, int *peer)
  * any moment (a worker descheduled between its used-ring update and its
  * write): a blocking write of the maximum over a counter of 1 would wait
  * for a read that never comes.  So the write is non-blocking, after a
- * drain, until it takes.
+ * drain, until it takes (a backend that calls between every drain and
+ * write 1000 times in a row ends the run).
  */
 static void raise_to_max(int fd)
 {
 	uint64_t max = 0xfffffffffffffffeull;
+	int tries = 1000;
 
 	for (;;) {
 		drain(fd); /* leaves it non-blocking */
 		if (write(fd, &max, sizeof(max)) == sizeof(max))
 			break;
-		if (errno != EAGAIN)
-			die("eventfd");
+		if (errno != EAGAIN || --tries == 0)
+			die("eventfd: cannot raise it to its maximum");
 	}
 	set_blocking(fd, true);
 }
