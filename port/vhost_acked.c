@@ -116,7 +116,7 @@ static void marker(struct vsw_vhost_port *vp, bool on)
 	char dir[VSW_PATH_MAX];
 	char *slash;
 	bool ok;
-	int fd;
+	int fd, err;
 
 	__atomic_store_n(&vp->acked_before, on, __ATOMIC_RELEASE);
 	if (!on) {
@@ -139,10 +139,15 @@ static void marker(struct vsw_vhost_port *vp, bool on)
 		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		goto fail;
+	errno = ENOSPC; /* what a short write means */
 	ok = write(fd, path, strlen(path)) == (ssize_t)strlen(path);
+	err = errno;
 	if (close(fd) == 0 && ok)
 		return;
+	if (ok)
+		err = errno;
 	unlink(vp->acked_file);
+	errno = err; /* the write's or close's, not the unlink's */
 fail:
 	__atomic_store_n(&vp->acked_before, false, __ATOMIC_RELEASE);
 	PORT_LOG(WARNING,
