@@ -1,0 +1,89 @@
+#!/bin/bash
+# Objective: Linux guests with multiqueue virtio-net (QEMU mq=on, 2 queue
+# pairs and 2 vCPUs, so that the kernel's driver enables both; TCG with
+# vectors=0, the guests' interrupts on INTx) move TCP with TSO through vsw
+# on two workers.  While both guests are connected: each negotiated 2
+# queue pairs and TSO, vsw polls both of each port's rx queues on
+# different workers; the guests spread their flows over both tx queues
+# (XPS off, so the kernel picks a queue by each flow's hash; sixteen iperf3
+# streams), and vsw sends into both of each guest's rx queues (worker k:
+# queue pair k), which the guest drains (the transfer completes).  No
+# offloaded frame is refused, nothing is dropped for an unpolled queue.
+. "$(dirname "$0")/lib.sh"
+PREFIX=vmq$ID
+PREFIXES=("$PREFIX")
+. "$(dirname "$0")/lib_vm.sh"
+command -v iperf3 >/dev/null || skip "iperf3 is not installed (tools/deps)"
+note "kernel $VSW_VM_KERNEL, initrd $VSW_VM_INITRD"
+
+CFG=$(vhost_config vm0 vm1)
+sed -i 's/^mbufs = 8191$/mbufs = 32767/' "$CFG"
+start_vsw_on '0@0,1@1,2@1' "$CFG"
+
+# in each guest: XPS off (the queue from the flow's hash, not the CPU)
+XPS='for f in /sys/class/net/eth0/queues/tx-*/xps_cpus; do echo 0 >$f; done'
+CLIENT="$XPS; vsw-waitpeer 10.99.0.2 200 && for i in 1 2 3 4 5 6 7 8 9 10; do iperf3 -c 10.99.0.2 -t 5 -P 16 && break; if [ \$i = 10 ]; then exit 1; fi; sleep 1; done && echo VSW-IPERF-DONE && sleep 15"
+vm_start g2 --sock "$RUN/vm1.sock" --mac 52:54:00:00:02:02 --ip 10.99.0.2/24 \
+	--queues 2 --cmd "$XPS; iperf3 -s -1" --timeout 300
+G2=$VM_PID
+vm_start g1 --sock "$RUN/vm0.sock" --mac 52:54:00:00:02:01 --ip 10.99.0.1/24 \
+	--queues 2 --cmd "$CLIENT" --timeout 300
+G1=$VM_PID
+declare -A V Q E QV
+for p in vm1 vm0; do
+	wait_for 120 "$p up" port_is "$p" up
+	# what the guest negotiated, while it is connected
+	V[$p]=$(jctl port "$p" | jq -c '{guest_queue_pairs, queues, guest_offloads}')
+	echo "$p: ${V[$p]}"
+done
+# the queues' counters while both guests are still there (guest 1 waits
+# 15 s after its transfer)
+wait_for 200 "guest 1's transfer" grep -q -a "^VSW-IPERF-DONE" "$T/g1.log"
+for p in vm0 vm1; do
+	QV[$p]=$(jctl raw "/vsw/queues,$p")
+	echo "$p: $(jq -c '.[] | with_entries(select(.key | test("^q[0-9]+$"))) | map_values({worker, rx_packets, enqueued})' <<<"${QV[$p]}")"
+done
+rc1=0; wait "$G1" || rc1=$?
+for _ in $(seq 150); do kill -0 "$G2" 2>/dev/null || break; sleep 0.2; done
+kill -TERM "$G2" 2>/dev/null; wait "$G2" 2>/dev/null
+grep -a -E 'VSW-(RESULT|ERROR)|SUM.*receiver' "$T/g1.log"
+[ "$rc1" -eq 0 ] || fail "guest 1: run-guest exit $rc1: $(grep -a VSW-RESULT "$T/g1.log")"
+
+for p in vm0 vm1; do
+	v=${V[$p]}
+	[ "$(jq .guest_queue_pairs <<<"$v")" = 2 ] || fail "$p: the guest had $(jq .guest_queue_pairs <<<"$v") queue pairs, not 2"
+	[ "$(jq .queues <<<"$v")" = 2 ] || fail "$p: vsw polled $(jq .queues <<<"$v") queues, not 2"
+	jq -e '.guest_offloads | index("host_tso4") and index("guest_tso4")' <<<"$v" >/dev/null ||
+		fail "$p: the guest did not negotiate TSO: $v"
+	j=$(jctl port "$p")
+	# (a TCG guest's full rx ring drops some: drop_tx_full, not judged)
+	echo "$p: $(jq -c '{rx_packets, offload_rx, tx_packets, drops} + with_entries(select((.key | startswith("drop_")) and .value != 0))' <<<"$j")"
+	[ "$(jq .drop_unpolled <<<"$j")" = 0 ] || fail "$p: frames dropped on an unpolled queue"
+	[ "$(jq .drop_bad_offload <<<"$j")" = 0 ] || fail "$p: a Linux guest's offload refused"
+	q=${QV[$p]}
+	for i in 0 1; do
+		Q[$p$i]=$(jq ".[].q$i.rx_packets" <<<"$q")
+		E[$p$i]=$(jq ".[].q$i.enqueued" <<<"$q")
+	done
+	[ "$(jq '.[].q0.worker' <<<"$q")" != "$(jq '.[].q1.worker' <<<"$q")" ] ||
+		fail "$p: both queues on one worker"
+done
+[ "$(port_ctr vm0 offload_rx)" -gt 0 ] || fail "vm0: the guest sent no offloaded frame"
+# the sender's data (vm0) and the receiver's ACKs (vm1): seventeen flows
+# each way (sixteen streams and iperf3's control connection), each hashed
+# onto one of two queues: each guest sent on both (all on one queue: 1 in
+# 65536 per guest)
+for p in vm0 vm1; do
+	[ "${Q[${p}0]}" -gt 0 ] && [ "${Q[${p}1]}" -gt 0 ] ||
+		fail "$p: the guest did not send on both its queues: ${Q[${p}0]}/${Q[${p}1]}"
+done
+# worker k sends into queue pair k, and each worker polls one queue of
+# each port: both of each guest's rx queues took frames
+for p in vm0 vm1; do
+	[ "${E[${p}0]}" -gt 0 ] && [ "${E[${p}1]}" -gt 0 ] ||
+		fail "$p: vsw did not send into both its queues: ${E[${p}0]}/${E[${p}1]}"
+done
+grep -a 'VSW-IRQ' "$T/g1.log" "$T/g2.log" | head -8
+note "iperf3, TCG guests (relative only): $(grep -a 'SUM.*receiver' "$T/g1.log" | grep -o '[0-9.]* [KMG]bits/sec')"
+stop_vsw
+echo "PASS: multiqueue Linux guests moved TCP with TSO through both queue pairs on two workers"
