@@ -7,10 +7,12 @@
 # rx_pool big), guest 1 hands vsw TSO frames (offload_rx),
 # which go whole to guest 2 (no frame cut for vm1) and are cut by vsw for
 # the kernel behind `up`, whose TCP takes every segment (the transfer
-# completes: its checksums and sequence numbers are right).  Then the
-# same guest-to-guest transfer on two ports with offloads = off: nothing
-# negotiated, no offloaded frame, the transfer still completes.  The
-# throughput figures (TCG: relative only) are printed, never judged.
+# completes: its checksums and sequence numbers are right); guest 1's
+# `ethtool -k eth0` says tx-checksumming and tcp-segmentation-offload on.
+# Then the same guest-to-guest transfer on two ports with offloads = off:
+# nothing negotiated, ethtool says both off (their parts "off [fixed]"),
+# no offloaded frame, the transfer still completes.  The throughput
+# figures (TCG: relative only) are printed, never judged.
 . "$(dirname "$0")/lib.sh"
 PREFIX=vmo$ID
 PREFIXES=("$PREFIX")
@@ -47,6 +49,15 @@ iperf_to() {
 		"if [ \$i = 10 ]; then exit 1; fi; sleep 1; done"
 }
 
+# what the guest's kernel says it offloads (docs/vm-guests.md's check),
+# on guest 1's console as VSW-ETHTOOL lines
+ETHK="ethtool -k eth0 | grep -E 'checksum|segmentation' | sed 's/^[[:space:]]*/VSW-ETHTOOL: /'"
+# ethtool_says TAG FEATURE VALUE: guest 1 of run TAG printed exactly that
+ethtool_says() {
+	tr -d '\r' <"$T/$1-1.log" | grep -a -q -x "VSW-ETHTOOL: $2: $3" ||
+		fail "guest 1 ($1): ethtool -k eth0 does not say '$2: $3': $(tr -d '\r' <"$T/$1-1.log" | grep -a "^VSW-ETHTOOL: $2:")"
+}
+
 # guests: SERVER-PORT CLIENT-PORT CLIENT-CMD; guest 2 (server) runs one
 # iperf3 server, guest 1 the command; both on CPU 0
 pair() {
@@ -57,7 +68,7 @@ pair() {
 	G2=$!
 	PIDS+=("$G2")
 	"$VM/run-guest" --sock "$RUN/$cp.sock" --mac 52:54:00:00:01:01 --ip 10.99.0.1/24 \
-		--log "$T/$tag-1.log" --cmd "vsw-waitpeer 10.99.0.2 200 && $cmd" \
+		--log "$T/$tag-1.log" --cmd "$ETHK; vsw-waitpeer 10.99.0.2 200 && $cmd" \
 		--timeout 280 --mem 256 --pidfile "$T/$tag-1.pid" 2>"$T/$tag-1-err.log" &
 	G1=$!
 	PIDS+=("$G1")
@@ -83,7 +94,7 @@ reap_pid "$NSI" || true
 # a Linux guest that negotiated TSO sends into vsw's big mbufs
 [ "$(jq -r .rx_pool <<<"$view")" = big ] || fail "vm0: rx_pool is not big: $view"
 [ "$(port_ctr vm0 rx_big_bursts)" -gt 0 ] || fail "vm0: no burst in big mbufs"
-grep -a -E 'VSW-(RESULT|ERROR)|receiver|sender' "$T/on-1.log"
+grep -a -E 'VSW-(RESULT|ERROR|ETHTOOL)|receiver|sender' "$T/on-1.log"
 [ "$rc1" -eq 0 ] || fail "guest 1 (offloads on): run-guest exit $rc1: $(grep -a VSW-RESULT "$T/on-1.log")"
 for p in vm0 vm1 up; do
 	jctl port "$p" | jq -c '{rx_packets, rx_bytes, offload_rx, tx_packets, tso_segmented, tso_segments, csum_filled, drops, drop_bad_offload, drop_oversize}'
@@ -91,6 +102,10 @@ done
 jq -e '.guest_offloads | index("host_tso4") and index("guest_tso4")' <<<"$view" >/dev/null ||
 	fail "vm0: the Linux guest did not negotiate host_tso4 and guest_tso4: $view"
 [ "$(port_ctr vm0 offload_rx)" -gt 0 ] || fail "vm0: the guest sent no offloaded frame"
+for f in tx-checksumming tx-checksum-ip-generic tcp-segmentation-offload \
+	tx-tcp-segmentation tx-tcp6-segmentation; do
+	ethtool_says on "$f" on
+done
 [ "$(port_ctr vm1 tso_segmented)" -eq 0 ] || fail "vm1 (a TSO guest): frames cut for it"
 [ "$(port_ctr up tso_segmented)" -gt 0 ] || fail "up: no TSO frame cut for the kernel"
 [ "$(port_ctr vm0 drop_bad_offload)" -eq 0 ] || fail "vm0: a Linux guest's offload refused"
@@ -109,7 +124,13 @@ jq -e '.guest_offloads == [] and .tx_offloads == [] and .rx_pool == "port"' <<<"
 rc1=0; wait "$G1" || rc1=$?
 for _ in $(seq 150); do kill -0 "$G2" 2>/dev/null || break; sleep 0.2; done
 kill -TERM "$G2" 2>/dev/null; wait "$G2" 2>/dev/null
-grep -a -E 'VSW-(RESULT|ERROR)|receiver' "$T/off-1.log"
+grep -a -E 'VSW-(RESULT|ERROR|ETHTOOL)|receiver' "$T/off-1.log"
+# off, and the device offers them no more (fixed)
+ethtool_says off tx-checksumming off
+ethtool_says off tcp-segmentation-offload off
+for f in tx-checksum-ip-generic tx-tcp-segmentation tx-tcp6-segmentation; do
+	ethtool_says off "$f" "off \[fixed\]"
+done
 [ "$rc1" -eq 0 ] || fail "guest 1 (offloads off): run-guest exit $rc1"
 jctl port vm2 | jq -c '{offloads, tx_offloads, rx_packets, offload_rx}'
 ctl_holds '.offloads == "off" and .offload_rx == 0 and .rx_packets > 1000' port vm2 ||
