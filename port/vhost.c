@@ -226,10 +226,12 @@ static int new_device(int vid)
 	__atomic_store_n(&p->up, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&vsw_vhost_reg_lock);
 	PORT_LOG(INFO,
-		 "%s: guest connected (vid %d, %u queue pairs, %smergeable rx "
-		 "buffers, mtu %u, offloads %s%s%s%s)",
-		 p->name, vid, qp, p->tx_refuses_big ? "no " : "",
-		 vp->guest_mtu, p->tx_offloads ? "" : "none",
+		 "%s: guest connected (vid %d, %u queue pairs, %s rings, "
+		 "%smergeable rx buffers, mtu %u, offloads %s%s%s%s)",
+		 p->name, vid, qp,
+		 features & (1ULL << VIRTIO_F_RING_PACKED) ? "packed" : "split",
+		 p->tx_refuses_big ? "no " : "", vp->guest_mtu,
+		 p->tx_offloads ? "" : "none",
 		 p->tx_offloads & VSW_TXO_CSUM ? "csum" : "",
 		 p->tx_offloads & VSW_TXO_TSO4 ? " tso4" : "",
 		 p->tx_offloads & VSW_TXO_TSO6 ? " tso6" : "");

@@ -372,6 +372,10 @@ static void add_offloads(struct rte_tel_data *d, const struct vsw_port_info *pi)
 		if (pi->features & (1ULL << feats[i].bit))
 			rte_tel_data_add_array_string(g, feats[i].name);
 	rte_tel_data_add_dict_container(d, "guest_offloads", g, 0);
+	rte_tel_data_add_dict_string(
+		d, "guest_rings",
+		pi->features & (1ULL << VIRTIO_F_RING_PACKED) ? "packed"
+							      : "split");
 }
 
 static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,

@@ -16,7 +16,9 @@
 #    sends into pair 0), vsw shows that ring disabled (tx_enabled 0).
 # 3. Back to two (`combined 2`): a transfer completes and both pairs
 #    carry frames again.
-# No offloaded frame is refused, nothing is dropped for an unpolled queue.
+# Guest 2 runs virtio 1.1 packed rings (QEMU packed=on), guest 1 split
+# ones: vsw's port view (guest_rings) and log say which.  No offloaded
+# frame is refused, nothing is dropped for an unpolled queue.
 . "$(dirname "$0")/lib.sh"
 PREFIX=vmq$ID
 PREFIXES=("$PREFIX")
@@ -38,7 +40,7 @@ CLIENT="$XPS; vsw-waitpeer 10.99.0.2 200 && for i in 1 2 3 4 5 6 7 8 9 10; do ip
 ethtool -L eth0 combined 1 && sleep 3 && iperf3 -c 10.99.0.2 -t 4 -P 8 && sleep 5 &&
 ethtool -L eth0 combined 2 && $XPS && iperf3 -c 10.99.0.2 -t 4 -P 16 && sleep 5"
 vm_start g2 --sock "$RUN/vm1.sock" --mac 52:54:00:00:02:02 --ip 10.99.0.2/24 \
-	--queues 2 --cmd "$XPS; iperf3 -s" --timeout 300
+	--queues 2 --packed --cmd "$XPS; iperf3 -s" --timeout 300
 G2=$VM_PID
 vm_start g1 --sock "$RUN/vm0.sock" --mac 52:54:00:00:02:01 --ip 10.99.0.1/24 \
 	--queues 2 --cmd "$CLIENT" --timeout 300
@@ -47,7 +49,7 @@ declare -A V Q E QV
 for p in vm1 vm0; do
 	wait_for 120 "$p up" port_is "$p" up
 	# what the guest negotiated, while it is connected
-	V[$p]=$(jctl port "$p" | jq -c '{guest_queue_pairs, queues, guest_offloads}')
+	V[$p]=$(jctl port "$p" | jq -c '{guest_queue_pairs, queues, guest_rings, guest_offloads}')
 	echo "$p: ${V[$p]}"
 done
 # snap NAME: both ports' queues (/vsw/queues) into QV[vm0-NAME], QV[vm1-NAME]
@@ -109,6 +111,12 @@ for p in vm0 vm1; do
 	[ "$(jq .queues <<<"$v")" = 2 ] || fail "$p: vsw polled $(jq .queues <<<"$v") queues, not 2"
 	jq -e '.guest_offloads | index("host_tso4") and index("guest_tso4")' <<<"$v" >/dev/null ||
 		fail "$p: the guest did not negotiate TSO: $v"
+	# guest 2 (vm1) runs packed rings, guest 1 (vm0) split ones
+	r=split
+	[ "$p" = vm1 ] && r=packed
+	[ "$(jq -r .guest_rings <<<"$v")" = $r ] || fail "$p: guest_rings is not $r: $v"
+	grep -q "$p: guest connected (vid [0-9]*, 2 queue pairs, $r rings," "$T/vsw.log" ||
+		fail "$p: no log line of a guest with 2 queue pairs on $r rings"
 	j=$(jctl port "$p")
 	# (a TCG guest's full rx ring drops some: drop_tx_full, not judged)
 	echo "$p: $(jq -c '{rx_packets, offload_rx, tx_packets, drops} + with_entries(select((.key | startswith("drop_")) and .value != 0))' <<<"$j")"
