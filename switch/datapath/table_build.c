@@ -38,13 +38,28 @@ int vsw_table_worker_of_lcore(const struct vsw_table_src *src,
 	return -1;
 }
 
-static int least_loaded(const struct vsw_table *t, unsigned int n_workers)
+/*
+ * The worker for a new queue of @port: the fewest queues, counting each
+ * of @port's own queues a worker already polls twice, so that a port's
+ * queues (a guest's queue pairs) spread over the workers where the
+ * balance allows it, whatever order their ports came in.  The first such
+ * worker on a tie.
+ */
+static int least_loaded(const struct vsw_table *t, unsigned int n_workers,
+			uint16_t port)
 {
-	unsigned int best = 0;
+	unsigned int best = 0, best_cost = UINT32_MAX;
 
-	for (unsigned int i = 1; i < n_workers; i++)
-		if (t->wk[i].n < t->wk[best].n)
+	for (unsigned int i = 0; i < n_workers; i++) {
+		unsigned int cost = t->wk[i].n;
+
+		for (uint16_t k = 0; k < t->wk[i].n; k++)
+			cost += t->wk[i].rxq[k].port == port;
+		if (cost < best_cost) {
 			best = i;
+			best_cost = cost;
+		}
+	}
 	return (int)best;
 }
 
@@ -86,7 +101,7 @@ static int place_new(const struct vsw_table_src *src, struct vsw_table *t,
 			pin = p->conf.lcores[q % p->conf.n_lcores];
 			w = vsw_table_worker_of_lcore(src, pin);
 		} else {
-			w = least_loaded(t, src->n_workers);
+			w = least_loaded(t, src->n_workers, p->id);
 		}
 		if (w < 0) {
 			snprintf(err, errlen,

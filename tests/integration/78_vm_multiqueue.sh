@@ -80,6 +80,9 @@ note "2. guest 1 on one queue pair (ethtool -L eth0 combined 1)"
 sleep 1 # (a frame in flight as the ring went)
 snap a
 show a
+ctl queues vm0 >"$T/queues-one.txt" || fail "vswctl queues vm0"
+grep -q '^q1: the guest disabled this queue pair' "$T/queues-one.txt" ||
+	fail "vswctl queues does not say pair 1 is disabled: $(cat "$T/queues-one.txt")"
 # the last view that shows one pair, until pair 1 is back (combined 2)
 QV[vm0-b]=${QV[vm0-a]} QV[vm1-b]=${QV[vm1-a]}
 for _ in $(seq 600); do

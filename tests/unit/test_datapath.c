@@ -1919,6 +1919,34 @@ static void test_table_build(void)
 	CHECK(e.owner[3][0] == 0);
 	CHECK(e.dp->wk[0].n == 1 && e.dp->wk[0].rxq[0].port == 3);
 	CHECK(e.dp->wk[1].n == 3);
+	/* a port's new queue goes where none of its queues is, when that
+	 * costs no balance (a guest's queue pairs all on one worker when
+	 * guests connected in one order: test 78): each worker polls two
+	 * queues (p0 unpinned, one on each; p1 on 1; p3 on 0), p3 gets a
+	 * second queue: worker 1, not the first of the tie */
+	e.p[0]->up.conf.n_lcores = 0;
+	e.owner[0][0] = 0;
+	e.owner[0][1] = 1;
+	rebuild(&e);
+	CHECK(e.dp->wk[0].n == 2 && e.dp->wk[1].n == 2);
+	e.p[3]->up.n_rxq = 2;
+	rebuild(&e);
+	CHECK(e.owner[3][0] == 0 && e.owner[3][1] == 1);
+	/* not at the cost of balance: with worker 1 polling one queue more
+	 * (p2 unparked there), p3's new queue goes beside its first */
+	e.owner[3][1] = VSW_RXQ_UNASSIGNED;
+	e.owner[2][0] = 1;
+	rebuild(&e);
+	CHECK(e.owner[3][1] == 0);
+	CHECK(e.dp->wk[0].n == 3 && e.dp->wk[1].n == 3);
+	/* back as it was for what follows */
+	e.owner[2][0] = VSW_RXQ_PARKED;
+	e.p[3]->up.n_rxq = 1;
+	e.owner[3][1] = VSW_RXQ_UNASSIGNED;
+	e.owner[0][0] = e.owner[0][1] = 1;
+	e.p[0]->up.conf.n_lcores = 1;
+	rebuild(&e);
+	CHECK(e.dp->wk[0].n == 1 && e.dp->wk[1].n == 3);
 	CHECK(e.dp->n_flood == 4 && e.dp->ports[2] != NULL);
 	/* storm shares: p0's queues both on worker 1 -> one share; moved so
 	 * that two workers poll it, each gets half the rate */

@@ -538,6 +538,12 @@ static void queue_explain(const char *q, const json_t *qd)
 		printf("%s: ethdev queue: no guest, no interrupts\n", q);
 	else if (strcmp(w, "-") == 0 || u64_of(qd, "present") == 0)
 		printf("%s: no guest connected\n", q);
+	else if (json_object_get(qd, "tx_enabled") != NULL &&
+		 u64_of(qd, "tx_enabled") == 0)
+		printf("%s: the guest disabled this queue pair (fewer queues "
+		       "in use, e.g. ethtool -L): vsw sends what it has for "
+		       "it into queue pair 0\n",
+		       q);
 	else if (strcmp(w, "poll") == 0)
 		printf("%s: guest polls (virtio PMD or no interrupt vector): "
 		       "vsw sends no interrupts (%" PRIu64 " calls)\n",
