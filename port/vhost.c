@@ -344,6 +344,22 @@ static uint16_t vhost_rx_queues(struct vsw_port *p)
 	return g < p->conf.queues ? g : (uint16_t)p->conf.queues;
 }
 
+/* Whether two workers enqueue on one queue pair now (vhost_tx_pair). */
+static bool tx_pairs_shared(struct vsw_vhost_port *vp, uint16_t nr)
+{
+	uint32_t en = __atomic_load_n(&vp->rx_enabled, __ATOMIC_ACQUIRE);
+	uint64_t used = 0;
+
+	for (unsigned int w = 0; w < vp->n_workers; w++) {
+		uint64_t bit = 1ull << vhost_tx_pair((uint16_t)w, nr, en);
+
+		if (used & bit)
+			return true;
+		used |= bit;
+	}
+	return false;
+}
+
 /* Control: the facts telemetry shows and upkeep needs. */
 static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 {
@@ -358,8 +374,10 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 	pi->has_features = pi->vid >= 0;
 	pi->features = vp->features;
 	pi->offloads_kept = __atomic_load_n(&vp->legacy, __ATOMIC_RELAXED);
-	/* the library's per-queue lock serializes workers on one pair */
-	pi->tx_queues_shared = vp->n_workers > nr;
+	/* workers that enqueue on one pair (more workers than pairs, or a
+	 * pair the guest disabled); the library's per-queue lock serializes
+	 * them */
+	pi->tx_queues_shared = tx_pairs_shared(vp, nr);
 	pi->calls = vsw_vhost_calls_str(vp);
 	pi->calls_why = __atomic_load_n(&vp->calls_why, __ATOMIC_ACQUIRE);
 	pi->calls_direct =

@@ -170,6 +170,20 @@ static inline uint16_t vhost_served_qp(uint16_t guest_qp)
 	return guest_qp < VSW_MAX_QUEUES ? guest_qp : VSW_MAX_QUEUES;
 }
 
+/*
+ * The queue pair tx queue @q (a worker's index) enqueues on: q mod the
+ * pairs we serve (@nr), or pair 0 when the guest's RX ring there is not
+ * enabled (@en: rx_enabled; it went to fewer pairs, ethtool -L).
+ */
+static inline uint16_t vhost_tx_pair(uint16_t q, uint16_t nr, uint32_t en)
+{
+	uint16_t qp = nr > 0 ? q % nr : 0;
+
+	if (qp >= VSW_MAX_QUEUES || !(en & (1u << qp)))
+		qp = 0;
+	return qp;
+}
+
 /* vhost_map.c: the path -> port table and the kind's two locks. */
 
 /* Every port's vid and kick fds; see LOCK ORDER in vhost.c. Workers

@@ -127,10 +127,8 @@ enqueue(struct vsw_vhost_port *vp, uint16_t q, struct rte_mbuf **pkts,
 {
 	uint32_t en = __atomic_load_n(&vp->rx_enabled, __ATOMIC_ACQUIRE);
 	uint16_t nr = __atomic_load_n(&vp->nr_qp, __ATOMIC_RELAXED);
-	uint16_t qp = nr > 0 ? q % nr : 0, sent = 0, calls = 0, k;
+	uint16_t qp = vhost_tx_pair(q, nr, en), sent = 0, calls = 0, k;
 
-	if (qp >= VSW_MAX_QUEUES || !(en & (1u << qp)))
-		qp = 0;
 	ctx_set(vp, qp * 2 + VIRTIO_RXQ, true);
 	if (force)
 		cur.called = false;

@@ -13,9 +13,10 @@
 #    eth0 combined 1`: QEMU disables pair 1's rings): its next transfer
 #    completes on pair 0 alone; nothing comes from its tx queue 1 and vsw
 #    sends nothing into its disabled rx queue 1 (the worker that served it
-#    sends into pair 0), vsw shows that ring disabled (tx_enabled 0).
+#    sends into pair 0, and the port shows tx_queues_shared 1), vsw shows
+#    that ring disabled (tx_enabled 0, and in words in vswctl queues).
 # 3. Back to two (`combined 2`): a transfer completes and both pairs
-#    carry frames again.
+#    carry frames again (tx_queues_shared 0).
 # Guest 2 runs virtio 1.1 packed rings (QEMU packed=on), guest 1 split
 # ones: vsw's port view (guest_rings) and log say which.  No offloaded
 # frame is refused, nothing is dropped for an unpolled queue.
@@ -80,6 +81,8 @@ note "2. guest 1 on one queue pair (ethtool -L eth0 combined 1)"
 sleep 1 # (a frame in flight as the ring went)
 snap a
 show a
+# worker 1's frames for vm0 now go to pair 0 too: its tx queue shared
+sh1=$(port_ctr vm0 tx_queues_shared)
 ctl queues vm0 >"$T/queues-one.txt" || fail "vswctl queues vm0"
 grep -q '^q1: the guest disabled this queue pair' "$T/queues-one.txt" ||
 	fail "vswctl queues does not say pair 1 is disabled: $(cat "$T/queues-one.txt")"
@@ -102,6 +105,7 @@ grew() { # SNAP: vm0's pair 1 received and was sent frames since SNAP
 }
 wait_for 120 "traffic on vm0's queue pair 1 again" grew b
 show c
+sh2=$(port_ctr vm0 tx_queues_shared)
 rc1=0; wait "$G1" || rc1=$?
 for _ in $(seq 150); do kill -0 "$G2" 2>/dev/null || break; sleep 0.2; done
 kill -TERM "$G2" 2>/dev/null; wait "$G2" 2>/dev/null
@@ -154,6 +158,8 @@ done
 	fail "vm0: frames from tx queue 1 after the guest disabled it: $(qv vm0 a 1 rx_packets) -> $(qv vm0 b 1 rx_packets)"
 [ "$(qv vm0 b 1 enqueued)" = "$(qv vm0 a 1 enqueued)" ] ||
 	fail "vm0: vsw sent into the disabled rx queue 1: $(qv vm0 a 1 enqueued) -> $(qv vm0 b 1 enqueued)"
+[ "$sh1" = 1 ] || fail "vm0: tx_queues_shared $sh1 while both workers sent into pair 0"
+[ "$sh2" = 0 ] || fail "vm0: tx_queues_shared $sh2 with each worker on its own pair again"
 [ "$(qv vm0 b 0 rx_packets)" -gt "$(qv vm0 a 0 rx_packets)" ] &&
 	[ "$(qv vm0 b 0 enqueued)" -gt "$(qv vm0 a 0 enqueued)" ] ||
 	fail "vm0: queue pair 0 did not carry the one-pair transfer"
