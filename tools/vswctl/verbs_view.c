@@ -539,6 +539,12 @@ static void queue_explain(const char *q, const json_t *qd)
 	else if (strcmp(w, "-") == 0 || u64_of(qd, "present") == 0)
 		printf("%s: no guest connected\n", q);
 	else if (json_object_get(qd, "tx_enabled") != NULL &&
+		 u64_of(qd, "tx_enabled") == 0 && strcmp(q, "q0") == 0)
+		printf("%s: the guest has not enabled this queue pair's rx "
+		       "ring: frames for it wait or are dropped "
+		       "(drop_tx_full)\n",
+		       q);
+	else if (json_object_get(qd, "tx_enabled") != NULL &&
 		 u64_of(qd, "tx_enabled") == 0)
 		printf("%s: the guest disabled this queue pair (fewer queues "
 		       "in use, e.g. ethtool -L): vsw sends what it has for "
