@@ -113,6 +113,12 @@ const struct vsw_key vsw_keys[] = {
 	 .help = "on: vsw calls (interrupts) a guest only when it asks; off: "
 		 "after every enqueue, even to a polling guest (to measure "
 		 "what suppression saves)."},
+	{"guest-rx-spread", SW(guest_rx_spread), .kind = VSW_KIND_CHOICE,
+	 .choices = on_off, .dflt = "on", .runtime = true,
+	 .help = "on: a guest using more queue pairs than vsw has workers "
+		 "gets its frames spread over all its rx queues by flow "
+		 "(each flow in order on one); off: each worker sends into "
+		 "one queue pair, as with fewer pairs."},
 	{"guest-calls", SW(guest_calls_direct), .kind = VSW_KIND_CHOICE,
 	 .choices = guest_calls, .dflt = "direct", .runtime = true,
 	 .help = "direct: a worker writes an interrupt-driven guest's call "

@@ -96,6 +96,7 @@ struct vsw_switch_conf {
 	bool kick_suppression;	      /* kick-suppression, default on */
 	bool call_suppression;	      /* call-suppression, default on */
 	bool guest_calls_direct;      /* guest-calls: direct (default) */
+	bool guest_rx_spread;	      /* guest-rx-spread, default on */
 	enum vsw_offloads offloads;   /* ON (default) or OFF */
 	unsigned int fdb_size;	      /* 16..16M entries, default 65536 */
 	unsigned int fdb_aging_s;     /* 0 = never age, default 300 */

@@ -188,6 +188,12 @@ struct vsw_port_ops {
 	 * (`set guest-calls`).  May be NULL.
 	 */
 	void (*set_guest_calls)(struct vsw_port *p, bool direct);
+	/*
+	 * Control: @on: spread what the workers send to the peer over its
+	 * rx queues by flow when it has more than there are workers
+	 * (`set guest-rx-spread`).  May be NULL.
+	 */
+	void (*set_guest_rx_spread)(struct vsw_port *p, bool on);
 	/* Control: the kind's facts for telemetry and queue upkeep. May be
 	 * NULL (vsw_port_info_get then gives the defaults). */
 	void (*info)(struct vsw_port *p, struct vsw_port_info *pi);
@@ -283,6 +289,9 @@ struct vsw_port_env {
 	/* Workers write guests' call eventfds (guest-calls = direct).
 	 * Later: ops->set_guest_calls. */
 	bool guest_calls_direct;
+	/* Spread frames over a guest's rx queues by flow (guest-rx-spread).
+	 * Later: ops->set_guest_rx_spread. */
+	bool guest_rx_spread;
 	/* vhost-user server sockets: permission bits, owner and group ("" =
 	 * unchanged); a port's own socket-* keys take precedence */
 	unsigned int socket_mode;

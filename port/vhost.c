@@ -344,12 +344,16 @@ static uint16_t vhost_rx_queues(struct vsw_port *p)
 	return g < p->conf.queues ? g : (uint16_t)p->conf.queues;
 }
 
-/* Whether two workers enqueue on one queue pair now (vhost_tx_pair). */
+/* Whether two workers enqueue on one queue pair now (vhost_tx_pair; a
+ * worker that spreads, vhost_tx_spread, feeds pairs no other one does). */
 static bool tx_pairs_shared(struct vsw_vhost_port *vp, uint16_t nr)
 {
 	uint32_t en = __atomic_load_n(&vp->rx_enabled, __ATOMIC_ACQUIRE);
 	uint64_t used = 0;
 
+	if (__atomic_load_n(&vp->rx_spread, __ATOMIC_RELAXED) &&
+	    vhost_tx_spread(0, nr, en, vp->n_workers) > 1)
+		return false;
 	for (unsigned int w = 0; w < vp->n_workers; w++) {
 		uint64_t bit = 1ull << vhost_tx_pair((uint16_t)w, nr, en);
 
@@ -480,6 +484,7 @@ static const struct vsw_port_ops vhost_port_ops = {
 	.drain_unpolled = vsw_vhost_drain_unpolled,
 	.set_kick_suppression = vsw_vhost_set_kick_suppression,
 	.set_call_suppression = vsw_vhost_set_call_suppression,
+	.set_guest_rx_spread = vsw_vhost_set_guest_rx_spread,
 	.set_guest_calls = vsw_vhost_set_guest_calls,
 	.info = vhost_info,
 };
@@ -546,6 +551,7 @@ static void init_fields(struct vsw_vhost_port *vp,
 	vp->n_workers = env->n_workers;
 	vp->kicks_off = env->kick_suppression;
 	vp->calls_forced = !env->call_suppression;
+	vp->rx_spread = env->guest_rx_spread;
 	vsw_vhost_call_init(vp, env->guest_calls_direct);
 	vp->quiesce = env->quiesce;
 	vp->wake = env->wake;

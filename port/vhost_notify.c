@@ -258,6 +258,12 @@ void vsw_vhost_set_kick_suppression(struct vsw_port *p, bool on)
 	pthread_mutex_unlock(&vsw_vhost_reg_lock);
 }
 
+/* Control (`set guest-rx-spread`): workers read it once per burst. */
+void vsw_vhost_set_guest_rx_spread(struct vsw_port *p, bool on)
+{
+	__atomic_store_n(&vhost_cast(p)->rx_spread, on, __ATOMIC_RELAXED);
+}
+
 /* Control (`set call-suppression`): workers read it once per burst. */
 void vsw_vhost_set_call_suppression(struct vsw_port *p, bool on)
 {

@@ -27,6 +27,7 @@
 #include <rte_vhost.h>
 
 #include "port_priv.h"
+#include "vhost_pairs.h"
 
 /* Virtqueue numbering of a queue pair: guest RX (we enqueue), guest TX. */
 #define VIRTIO_RXQ 0
@@ -65,6 +66,11 @@ struct vsw_vhost_port {
 	 * goes; readers: workers (a stale bit only sends to queue 0 or to a
 	 * ring that is about to close) */
 	uint32_t rx_enabled;
+	/* the switch's workers, at create, and whether their frames are
+	 * spread over the guest's rx queues (guest-rx-spread; writer:
+	 * control): beside nr_qp, read per burst */
+	unsigned int n_workers;
+	bool rx_spread;
 	/* suppress guest kicks (kick-suppression); writer: control under
 	 * reg_lock; readers: vhost thread and control under reg_lock,
 	 * workers (adaptive, atomic) */
@@ -128,7 +134,6 @@ struct vsw_vhost_port {
 	bool acked_before;
 	int acked_note;
 	bool closing;
-	unsigned int n_workers; /* the switch's, at create */
 	/* the switch's hooks: wait for a grace period; wake the control loop
 	 * (may be NULL) */
 	void (*quiesce)(void *hook_arg);
@@ -168,20 +173,6 @@ static inline uint16_t vhost_served_qp(uint16_t guest_qp)
 	if (guest_qp == 0)
 		return 1;
 	return guest_qp < VSW_MAX_QUEUES ? guest_qp : VSW_MAX_QUEUES;
-}
-
-/*
- * The queue pair tx queue @q (a worker's index) enqueues on: q mod the
- * pairs we serve (@nr), or pair 0 when the guest's RX ring there is not
- * enabled (@en: rx_enabled; it went to fewer pairs, ethtool -L).
- */
-static inline uint16_t vhost_tx_pair(uint16_t q, uint16_t nr, uint32_t en)
-{
-	uint16_t qp = nr > 0 ? q % nr : 0;
-
-	if (qp >= VSW_MAX_QUEUES || !(en & (1u << qp)))
-		qp = 0;
-	return qp;
 }
 
 /* vhost_map.c: the path -> port table and the kind's two locks. */
@@ -314,5 +305,6 @@ int vsw_vhost_queue_info(struct vsw_port *p, uint16_t q,
 void vsw_vhost_upkeep(struct vsw_port *p);
 void vsw_vhost_set_kick_suppression(struct vsw_port *p, bool on);
 void vsw_vhost_set_call_suppression(struct vsw_port *p, bool on);
+void vsw_vhost_set_guest_rx_spread(struct vsw_port *p, bool on);
 
 #endif

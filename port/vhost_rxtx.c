@@ -9,6 +9,7 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include "flow_hash.h"
 #include "vhost_priv.h"
 
 /* the library takes at most this many packets per enqueue call */
@@ -113,21 +114,20 @@ uint16_t vsw_vhost_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 }
 
 /*
- * Worker: enqueue in calls of at most 32 packets (the library's cap,
- * test 24_big_flush) until one takes fewer than offered (ring full, or a frame
- * the guest's buffers cannot hold).  With few flushes per burst an
- * interrupt-driven guest gets about one call per batch.  The library
- * copies into guest buffers; we free what it took.  @force (constant
- * where inlined): call the guest after the burst if the library did not
- * (call-suppression off), through the relay (vhost_guard.c).
+ * Worker: enqueue on queue pair @qp in calls of at most 32 packets (the
+ * library's cap, test 24_big_flush) until one takes fewer than offered
+ * (ring full, or a frame the guest's buffers cannot hold).  With few
+ * flushes per burst an interrupt-driven guest gets about one call per
+ * batch.  The library copies into guest buffers; we free what it took.
+ * @force (constant where inlined): call the guest after the burst if the
+ * library did not (call-suppression off), through the relay
+ * (vhost_guard.c).
  */
 static inline __attribute__((always_inline)) uint16_t
-enqueue(struct vsw_vhost_port *vp, uint16_t q, struct rte_mbuf **pkts,
-	uint16_t n, bool force)
+enqueue_pair(struct vsw_vhost_port *vp, uint16_t qp, struct rte_mbuf **pkts,
+	     uint16_t n, bool force)
 {
-	uint32_t en = __atomic_load_n(&vp->rx_enabled, __ATOMIC_ACQUIRE);
-	uint16_t nr = __atomic_load_n(&vp->nr_qp, __ATOMIC_RELAXED);
-	uint16_t qp = vhost_tx_pair(q, nr, en), sent = 0, calls = 0, k;
+	uint16_t sent = 0, calls = 0, k;
 
 	ctx_set(vp, qp * 2 + VIRTIO_RXQ, true);
 	if (force)
@@ -153,6 +153,96 @@ enqueue(struct vsw_vhost_port *vp, uint16_t q, struct rte_mbuf **pkts,
 	__atomic_fetch_add(&vp->enqueued[qp], sent, __ATOMIC_RELAXED);
 	rte_pktmbuf_free_bulk(pkts, sent);
 	return sent;
+}
+
+/*
+ * Worker: the guest has more rx queues in use than the switch has
+ * workers, and worker @q feeds @c of them (vhost_tx_spread): each frame
+ * goes to the one its flow hashes to (flow_hash.h), so a flow stays in
+ * order on one queue and a multiqueue guest's vCPUs share its receiving.
+ * As enqueue_pair, pkts[0..sent) are the frames taken when it returns and
+ * the rest follow, in their order per queue; a queue's that stopped at a
+ * frame its guest's buffers cannot hold come first, so that send_batch
+ * (txbuf.c) finds that frame at pkts[sent].  Out of line: a guest with
+ * no more queues than workers never comes here.
+ */
+static __attribute__((noinline)) uint16_t
+enqueue_spread(struct vsw_vhost_port *vp, uint16_t q, struct rte_mbuf **pkts,
+	       uint16_t n, bool force, uint16_t c)
+{
+	struct rte_mbuf *by[VSW_BURST_MAX];
+	uint16_t at[VSW_MAX_QUEUES + 1] = {0}, took[VSW_MAX_QUEUES];
+	uint8_t to[VSW_BURST_MAX];
+	uint16_t nw = (uint16_t)vp->n_workers, sent = 0, k = 0;
+	uint8_t mixed = 0;
+
+	if (n == 0)
+		return 0;
+	if (n > VSW_BURST_MAX) /* never: a tx buffer holds no more */
+		n = VSW_BURST_MAX;
+	for (uint16_t i = 0; i < n; i++) {
+		uint32_t h = vsw_flow_hash(rte_pktmbuf_mtod(pkts[i], uint8_t *),
+					   pkts[i]->data_len);
+
+		to[i] = (uint8_t)(((uint64_t)h * c) >> 32);
+		mixed |= to[i] ^ to[0];
+	}
+	if (!mixed) /* one flow, or flows of one queue: as they are */
+		return enqueue_pair(vp, (uint16_t)(q + to[0] * nw), pkts, n,
+				    force);
+	for (uint16_t i = 0; i < n; i++)
+		at[to[i] + 1]++;
+	for (uint16_t g = 0; g < c; g++)
+		at[g + 1] += at[g];
+	for (uint16_t i = 0; i < n; i++) /* stable: a flow keeps its order */
+		by[at[to[i]]++] = pkts[i];
+	for (uint16_t g = c; g > 0; g--) /* back to each group's start */
+		at[g] = at[g - 1];
+	at[0] = 0;
+	for (uint16_t g = 0; g < c; g++) {
+		uint16_t len = at[g + 1] - at[g];
+
+		took[g] = len > 0 ? enqueue_pair(vp, (uint16_t)(q + g * nw),
+						 by + at[g], len, force)
+				  : 0;
+		sent += took[g];
+	}
+	/* taken (freed, still read by a capture that holds them), then the
+	 * groups that stopped at a frame too long for the guest's buffers,
+	 * then the rest */
+	for (uint16_t g = 0; g < c; g++)
+		for (uint16_t i = 0; i < took[g]; i++)
+			pkts[k++] = by[at[g] + i];
+	for (int pass = 0; pass < 2; pass++)
+		for (uint16_t g = 0; g < c; g++) {
+			uint16_t i = at[g] + took[g];
+			bool big = i < at[g + 1] &&
+				   by[i]->pkt_len > VSW_SMALL_BUF_FRAME;
+
+			if (big != (pass == 0))
+				continue;
+			for (; i < at[g + 1]; i++)
+				pkts[k++] = by[i];
+		}
+	return sent;
+}
+
+/* Worker: tx queue @q's frames into the guest's rx queue(s). */
+static inline __attribute__((always_inline)) uint16_t
+enqueue(struct vsw_vhost_port *vp, uint16_t q, struct rte_mbuf **pkts,
+	uint16_t n, bool force)
+{
+	uint32_t en = __atomic_load_n(&vp->rx_enabled, __ATOMIC_ACQUIRE);
+	uint16_t nr = __atomic_load_n(&vp->nr_qp, __ATOMIC_RELAXED);
+
+	if (unlikely(nr > vp->n_workers) &&
+	    __atomic_load_n(&vp->rx_spread, __ATOMIC_RELAXED)) {
+		uint16_t c = vhost_tx_spread(q, nr, en, vp->n_workers);
+
+		if (c > 1)
+			return enqueue_spread(vp, q, pkts, n, force, c);
+	}
+	return enqueue_pair(vp, vhost_tx_pair(q, nr, en), pkts, n, force);
 }
 
 /* Worker: one predictable branch per burst for call-suppression. */

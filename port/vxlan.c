@@ -53,7 +53,6 @@
 #include <rte_cycles.h>
 #include <rte_ether.h>
 #include <rte_ethdev.h>
-#include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -61,6 +60,7 @@
 #include <rte_udp.h>
 
 #include "ethdev_priv.h"
+#include "flow_hash.h"
 #include "vxlan_hdr.h"
 
 #define VX_ROWS 64	/* tx counter rows: the tx queue index, mod */
@@ -232,28 +232,11 @@ static uint16_t vx_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 
 /* ---- send ---- */
 
-/* The outer UDP source port: a hash of the inner flow (MACs, and IPv4
- * addresses and ports where there are), in 49152..65535.  The frame's
- * bytes are copied out first: they sit at any alignment (UBSan saw
- * rte_hash_crc load a misaligned 8 bytes from them). */
+/* The outer UDP source port: the inner flow's hash (flow_hash.h), in
+ * 49152..65535. */
 static inline uint16_t flow_port(const uint8_t *d, uint16_t len)
 {
-	uint64_t a;
-	uint32_t b, h;
-
-	memcpy(&a, d, 8);
-	memcpy(&b, d + 8, 4);
-	h = rte_hash_crc_4byte(b, rte_hash_crc_8byte(a, 0));
-	if (len >= 38 && d[12] == 0x08 && d[13] == 0x00) {
-		memcpy(&a, d + 26, 8);
-		h = rte_hash_crc_8byte(a, h);
-		if (d[14] == 0x45 &&
-		    (d[23] == IPPROTO_TCP || d[23] == IPPROTO_UDP)) {
-			memcpy(&b, d + 34, 4);
-			h = rte_hash_crc_4byte(b, h);
-		}
-	}
-	return (uint16_t)(VX_SPORT_MIN + (h & 0x3fff));
+	return (uint16_t)(VX_SPORT_MIN + (vsw_flow_hash(d, len) & 0x3fff));
 }
 
 /*

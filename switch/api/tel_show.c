@@ -109,6 +109,8 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 				     cfg->sw.kick_suppression ? "on" : "off");
 	rte_tel_data_add_dict_string(d, "call_suppression",
 				     cfg->sw.call_suppression ? "on" : "off");
+	rte_tel_data_add_dict_string(d, "guest_rx_spread",
+				     cfg->sw.guest_rx_spread ? "on" : "off");
 	rte_tel_data_add_dict_string(d, "guest_calls",
 				     cfg->sw.guest_calls_direct ? "direct"
 								: "relay");

@@ -138,6 +138,7 @@ void vsw_port_env_fill(struct vsw_ctl *ctl, struct vsw_port_env *env)
 	env->kick_suppression = ctl->cfg.sw.kick_suppression;
 	env->call_suppression = ctl->cfg.sw.call_suppression;
 	env->guest_calls_direct = ctl->cfg.sw.guest_calls_direct;
+	env->guest_rx_spread = ctl->cfg.sw.guest_rx_spread;
 	env->offloads = ctl->cfg.sw.offloads != VSW_OFFLOADS_OFF;
 	env->run_dir = ctl->cfg.sw.run_dir;
 	env->socket_mode = ctl->cfg.sw.socket_mode;

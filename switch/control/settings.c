@@ -18,7 +18,8 @@ void vsw_ctl_fdb_refresh(struct vsw_ctl *ctl)
 }
 
 /* The switch settings @conf in force: a table, FDB refresh, kicks and
- * calls (suppression, the way to guests). */
+ * calls (suppression, the way to guests), spreading over guests' rx
+ * queues. */
 static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
 			char *err, size_t errlen)
 {
@@ -26,6 +27,7 @@ static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
 	bool kicks = old.kick_suppression != conf->kick_suppression;
 	bool calls = old.call_suppression != conf->call_suppression;
 	bool gcalls = old.guest_calls_direct != conf->guest_calls_direct;
+	bool spread = old.guest_rx_spread != conf->guest_rx_spread;
 	int rc;
 
 	ctl->cfg.sw = *conf;
@@ -35,7 +37,8 @@ static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
 		return rc;
 	}
 	vsw_ctl_fdb_refresh(ctl);
-	for (int i = 0; (kicks || calls || gcalls) && i < VSW_MAX_PORTS; i++) {
+	for (int i = 0;
+	     (kicks || calls || gcalls || spread) && i < VSW_MAX_PORTS; i++) {
 		struct vsw_port *p = ctl->ports[i];
 
 		if (p == NULL)
@@ -49,6 +52,9 @@ static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
 		if (gcalls && p->ops->set_guest_calls)
 			p->ops->set_guest_calls(p,
 						ctl->cfg.sw.guest_calls_direct);
+		if (spread && p->ops->set_guest_rx_spread)
+			p->ops->set_guest_rx_spread(
+				p, ctl->cfg.sw.guest_rx_spread);
 	}
 	return 0;
 }

@@ -11,6 +11,11 @@
 #    workers >= 16 indexing the 16-entry per-queue arrays when a guest has
 #    more than 16 queue pairs, needs a QEMU guest with queues > 16; vsw
 #    now maps tx onto at most 16 queue pairs, see port/vhost.c.)
+# 4. One worker and a testpmd guest with 4 queue pairs receiving: 64
+#    flows from a vswgen guest spread over all four rx queues (the
+#    guest's per-queue counts, its xstats, equal what vsw enqueued on
+#    each), nothing shared; one flow lands on one queue whole; with
+#    guest-rx-spread off (set live) 64 flows go to queue 0 alone.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_testpmd.sh"
 
@@ -101,4 +106,73 @@ note "testpmd received $got; vsw sent $(echo "$j" | jq .tx_packets); per-queue e
 [ "$got" -ge 4000 ] || fail "d: only $got of 5000 arrived"
 tp_quit d
 stop_vsw
-echo "PASS: every queue pair a guest has is served, or counted when above queues"
+note "4. one worker, a guest with 4 queue pairs: flows spread over its rx queues"
+cat >"$CFG" <<EOC
+[switch]
+run-dir = $RUN
+mbufs = 16383
+[port e]
+type = vhost-user
+[port f]
+type = vhost-user
+EOC
+rm -f "$RUN/vsw.state" # step 3's fdb-add: not this one's
+start_vsw "$CFG"
+[ "$(info_val workers)" -eq 1 ] || fail "expected 1 worker"
+tp_start e "$RUN/e.sock" 4 --forward-mode=rxonly
+wait_for 60 "e up" port_is e up
+wait_for 30 "e's MAC" grep -q 'Port 0: [0-9A-F][0-9A-F]:' "$T/e.log"
+E=$(grep -o 'Port 0: [0-9A-F:]*' "$T/e.log" | head -1 | awk '{print tolower($3)}')
+ctl fdb-add "$E" e >/dev/null || fail "fdb-add $E"
+tp e start
+# the guest's own count per rx queue (virtio PMD xstats rx_qN_good_packets)
+tp_rxq() {
+	local before
+	before=$(grep -c 'rx_q0_good_packets' "$T/e.log")
+	tp e "show port xstats 0"
+	wait_for 10 "testpmd e xstats" sh -c "[ \$(grep -c 'rx_q0_good_packets' '$T/e.log') -gt $before ]"
+	for i in 0 1 2 3; do
+		grep -o "rx_q${i}_good_packets: *[0-9]*" "$T/e.log" | tail -1 | grep -o '[0-9]*$'
+	done | tr '\n' ' '
+}
+enq() { jctl raw /vsw/queues,e | jq -r '[.[] | .q0.enqueued, .q1.enqueued, .q2.enqueued, .q3.enqueued] | map(tostring) | join(" ")'; }
+# 64 flows (vswgen's frames are not IP: a flow is a pair of MACs)
+start_guest f "$(virtio "$RUN/f.sock")" -- --src-mac "$(mac_of 53)" --dst-mac "$E" --macs 64 --count 4000 --rate 2000 --duration 10
+wait_guest f
+wait_for 20 "e: 4000 frames sent" ctr_at_least e tx_packets 4000
+read -r -a g <<<"$(tp_rxq)"
+read -r -a v <<<"$(enq)"
+note "64 flows: the guest's rx queues got ${g[*]}, vsw enqueued ${v[*]}"
+ctl queues e | tail -5
+for i in 0 1 2 3; do
+	[ "${g[$i]:-0}" -gt 0 ] || fail "e: rx queue $i got nothing of 64 flows (guest: ${g[*]})"
+	[ "${g[$i]}" -eq "${v[$i]}" ] || fail "e: rx queue $i: the guest counted ${g[$i]}, vsw enqueued ${v[$i]}"
+done
+[ $((g[0] + g[1] + g[2] + g[3])) -eq 4000 ] || fail "e: the guest got $((g[0] + g[1] + g[2] + g[3])) of 4000"
+[ "$(port_ctr e tx_queues_shared)" = 0 ] || fail "e: tx_queues_shared with one worker"
+# one flow stays on one queue (in order)
+start_guest f "$(virtio "$RUN/f.sock")" -- --src-mac "$(mac_of 54)" --dst-mac "$E" --count 2000 --rate 2000 --duration 10
+wait_guest f
+wait_for 20 "e: 6000 frames sent" ctr_at_least e tx_packets 6000
+read -r -a g2 <<<"$(tp_rxq)"
+note "one flow: the guest's rx queues now ${g2[*]}"
+grew=0
+for i in 0 1 2 3; do
+	d=$((g2[i] - g[i]))
+	[ "$d" -eq 0 ] || { [ "$d" -eq 2000 ] && grew=$((grew + 1)); } ||
+		fail "e: one flow split: rx queue $i got $d of its 2000 frames"
+done
+[ "$grew" -eq 1 ] || fail "e: one flow's 2000 frames on $grew queues"
+# guest-rx-spread off (set live): the worker sends into pair 0 alone
+ctl set guest-rx-spread off >/dev/null || fail "set guest-rx-spread off"
+[ "$(info_val guest_rx_spread)" = off ] || fail "info: guest_rx_spread $(info_val guest_rx_spread)"
+start_guest f "$(virtio "$RUN/f.sock")" -- --src-mac "$(mac_of 55)" --dst-mac "$E" --macs 64 --count 2000 --rate 2000 --duration 10
+wait_guest f
+wait_for 20 "e: 8000 frames sent" ctr_at_least e tx_packets 8000
+read -r -a g3 <<<"$(tp_rxq)"
+note "64 flows, guest-rx-spread off: the guest's rx queues now ${g3[*]}"
+[ $((g3[0] - g2[0])) -eq 2000 ] && [ "${g3[1]}${g3[2]}${g3[3]}" = "${g2[1]}${g2[2]}${g2[3]}" ] ||
+	fail "e: guest-rx-spread off, yet frames beside queue 0: ${g2[*]} -> ${g3[*]}"
+tp_quit e
+stop_vsw
+echo "PASS: every queue pair a guest has is served, or counted when above queues; flows spread over a guest's rx queues"

@@ -317,7 +317,9 @@ static void test_unknown_keys(void)
 		PORT0 "[switch]\nburts = 32\n",
 		"[switch] burts = \"32\": expected a [switch] key "
 		"(burst, tx-flush-interval-us, tx-retries, tx-hold-us, "
-		"poll-mode, kick-suppression, call-suppression, guest-calls, "
+		"poll-mode, kick-suppression, call-suppression, "
+		"guest-rx-spread, "
+		"guest-calls, "
 		"idle-threshold-us, "
 		"max-sleep-us, fdb-aging-s, rebalance-interval-s, "
 		"rebalance-threshold-pct, rebalance-improvement-pct, bridge, "

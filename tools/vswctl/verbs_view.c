@@ -547,8 +547,8 @@ static void queue_explain(const char *q, const json_t *qd)
 	else if (json_object_get(qd, "tx_enabled") != NULL &&
 		 u64_of(qd, "tx_enabled") == 0)
 		printf("%s: the guest disabled this queue pair (fewer queues "
-		       "in use, e.g. ethtool -L): vsw sends what it has for "
-		       "it into queue pair 0\n",
+		       "in use, e.g. ethtool -L): vsw sends nothing into it, "
+		       "its frames go to the pairs in use\n",
 		       q);
 	else if (strcmp(w, "poll") == 0)
 		printf("%s: guest polls (virtio PMD or no interrupt vector): "

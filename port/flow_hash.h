@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A frame's flow hash, for ports that spread frames over queues or
+ * source ports and must keep each flow on one (a vhost-user guest's rx
+ * queues, vhost_rxtx.c; a vxlan port's outer UDP source port, vxlan.c).
+ *
+ * Plain C on a byte pointer and a length (unit test: test_flow_hash).
+ * It reads only d[0..len) and hashes the MACs and, behind at most two
+ * VLAN tags, an IPv4 or IPv6 packet's addresses and, where the packet is
+ * not a fragment and carries TCP, UDP or SCTP right after its fixed
+ * header (IPv4 options skipped, no IPv6 extension header), its ports.
+ * Every fragment of a datagram hashes like its first (no ports), so one
+ * flow never splits over two queues; a frame too short for a field
+ * hashes without it.  Not keyed: it spreads, it does not defend (a guest
+ * that aims its flows at one queue of the peer only loads that queue).
+ */
+#ifndef VSW_FLOW_HASH_H
+#define VSW_FLOW_HASH_H
+
+#include <stdint.h>
+#include <string.h>
+
+static inline uint64_t vsw_fh_mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h *= 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 31);
+}
+
+/* bytes at any alignment */
+static inline uint64_t vsw_fh_load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t vsw_fh_load32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t vsw_flow_hash(const uint8_t *d, uint32_t len)
+{
+	uint64_t h = 0x6a09e667f3bcc908ull;
+	uint32_t l3, l4 = 0;
+	uint16_t et;
+	uint8_t proto = 0;
+
+	if (len < 14)
+		return 0;
+	h = vsw_fh_mix(h, vsw_fh_load64(d));
+	h = vsw_fh_mix(h, vsw_fh_load32(d + 8));
+	l3 = 14;
+	et = (uint16_t)(d[12] << 8 | d[13]);
+	for (int i = 0; i < 2 && (et == 0x8100 || et == 0x88a8); i++) {
+		if (len < l3 + 4)
+			goto out;
+		et = (uint16_t)(d[l3 + 2] << 8 | d[l3 + 3]);
+		l3 += 4;
+	}
+	if (et == 0x0800 && len >= l3 + 20 && d[l3] >> 4 == 4 &&
+	    (d[l3] & 0xf) >= 5) {
+		h = vsw_fh_mix(h, vsw_fh_load64(d + l3 + 12));
+		/* more fragments, or an offset: no ports */
+		if (((d[l3 + 6] & 0x3f) | d[l3 + 7]) == 0) {
+			proto = d[l3 + 9];
+			l4 = l3 + (uint32_t)(d[l3] & 0xf) * 4;
+		}
+	} else if (et == 0x86dd && len >= l3 + 40 && d[l3] >> 4 == 6) {
+		for (uint32_t o = 8; o < 40; o += 8)
+			h = vsw_fh_mix(h, vsw_fh_load64(d + l3 + o));
+		proto = d[l3 + 6];
+		l4 = l3 + 40;
+	}
+	if ((proto == 6 || proto == 17 || proto == 132) && len >= l4 + 4)
+		h = vsw_fh_mix(h, vsw_fh_load32(d + l4));
+out:
+	/* the high bits are as good as the low ones (callers take either) */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+#endif /* VSW_FLOW_HASH_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Which of a vhost-user guest's rx queues (queue pairs) each worker sends
+ * into.  Plain C (unit test: test_flow_hash); vhost_rxtx.c enqueues by
+ * it, vhost.c tells from it whether workers share a pair.
+ */
+#ifndef VSW_VHOST_PAIRS_H
+#define VSW_VHOST_PAIRS_H
+
+#include <stdint.h>
+
+#include "config/vsw_config.h"
+
+/*
+ * The queue pair tx queue @q (a worker's index) enqueues on: q mod the
+ * pairs we serve (@nr), or pair 0 when the guest's RX ring there is not
+ * enabled (@en: rx_enabled; it went to fewer pairs, ethtool -L).
+ */
+static inline uint16_t vhost_tx_pair(uint16_t q, uint16_t nr, uint32_t en)
+{
+	uint16_t qp = nr > 0 ? q % nr : 0;
+
+	if (qp >= VSW_MAX_QUEUES || !(en & (1u << qp)))
+		qp = 0;
+	return qp;
+}
+
+/*
+ * How many of the guest's rx queues tx queue @q (a worker's index) spreads
+ * its frames over, by flow (vhost_rxtx.c): when the pairs in use (the
+ * pairs from 0 whose RX ring is enabled, at most @nr) outnumber the
+ * switch's @nw workers, worker q feeds pairs q, q + nw, q + 2 nw, ...
+ * below that count, and no two workers feed one pair.  1: it feeds one,
+ * vhost_tx_pair's.
+ */
+static inline uint16_t vhost_tx_spread(uint16_t q, uint16_t nr, uint32_t en,
+				       unsigned int nw)
+{
+	uint16_t used = (uint16_t)__builtin_ctzll(~(uint64_t)en);
+
+	if (used > nr)
+		used = nr;
+	if (used <= nw || q >= nw)
+		return 1;
+	return (uint16_t)((used - q + nw - 1) / nw);
+}
+
+#endif /* VSW_VHOST_PAIRS_H */
