@@ -11,8 +11,9 @@
 # With QUEUES > 1 the worker hashes every frame to one of b's queues;
 # with 1 it does not.  Each round runs every build given (alternating):
 # the receiver's Mpps, vsw's worker busy % and busy cycles per packet,
-# and what vsw enqueued on each of b's pairs.
-#   tools/bench.d/rx-spread.sh ROUNDS SECS QUEUES FLOWS RATE BIN_DIR...
+# and what vsw enqueued on each of b's pairs.  A build given as DIR:off
+# runs with guest-rx-spread = off (a build without that key: DIR alone).
+#   tools/bench.d/rx-spread.sh ROUNDS SECS QUEUES FLOWS RATE BIN_DIR[:off]...
 # Needs root; --no-huge (memfd) for both processes.
 . "$(cd "$(dirname "$0")/../.." && pwd)/tools/lib/harness.sh"
 rounds=${1:-} secs=${2:-} queues=${3:-} flows=${4:-} rate=${5:-}
@@ -20,16 +21,17 @@ shift 5 2>/dev/null || set --
 [[ $rounds =~ ^[1-9][0-9]*$ && $secs =~ ^[1-9][0-9]*$ && $queues =~ ^([1-9]|1[0-6])$ &&
 	$flows =~ ^[1-9][0-9]*$ && $rate =~ ^[0-9]+$ && $# -gt 0 ]] ||
 	{ echo "usage: rx-spread.sh ROUNDS SECS QUEUES(1-16) FLOWS RATE(pps, 0: max) BIN_DIR..." >&2; exit 2; }
-for b in "$@"; do
+for b in "${@%:off}"; do
 	[ -x "$b/vsw" ] && [ -x "$b/vswctl" ] && [ -x "$b/vswgen" ] ||
 		{ echo "rx-spread.sh: $b has no vsw, vswctl and vswgen" >&2; exit 2; }
 done
 
-trial() { # BIN ROUND TAG
-	local bin=$1 cfg=$T/vsw.conf
+trial() { # BIN[:off] ROUND TAG
+	local bin=${1%:off} cfg=$T/vsw.conf spread=''
+	[ "$1" = "$bin" ] || spread='guest-rx-spread = off\n'
 	rm -f "$RUN/a.sock" "$RUN/b.sock" "$RUN/vsw.state"
-	printf '[switch]\nrun-dir = %s\n[port a]\ntype = vhost-user\n[port b]\ntype = vhost-user\n' \
-		"$RUN" >"$cfg"
+	printf '[switch]\nrun-dir = %s\n%b[port a]\ntype = vhost-user\n[port b]\ntype = vhost-user\n' \
+		"$RUN" "$spread" >"$cfg"
 	vsw_bins "$bin"
 	# shellcheck disable=SC2046
 	vsw_launch "$PREFIX" "$T/vsw.log" $(eal_mem 0 1024) --lcores 0@0,1@1 -- -c "$cfg"
@@ -46,7 +48,7 @@ trial() { # BIN ROUND TAG
 	jctl workers >"$T/w.json"
 	jctl raw /vsw/queues,b >"$T/q.json"
 	stop_vsw
-	python3 - "$2" "$bin" "$T/gen.json" "$T/a.json" "$T/w.json" "$T/q.json" <<-'EOF'
+	python3 - "$2" "$1" "$T/gen.json" "$T/a.json" "$T/w.json" "$T/q.json" <<-'EOF'
 	import json, sys
 	r, b, g, a, w, q = sys.argv[1:]
 	g = json.load(open(g)); a = json.load(open(a)); w = json.load(open(w))["worker0"]
