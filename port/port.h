@@ -95,6 +95,9 @@ struct vsw_port_info {
 	 * locked; vhost: fewer queue pairs than workers, which the
 	 * library's per-queue lock serializes) */
 	bool tx_queues_shared;
+	/* vhost-user: the guest rx queues (queue pairs) the workers send
+	 * into now (0: no guest) */
+	uint16_t peer_rxq_fed;
 	/* offloads: the port's setting (on or off), what it takes
 	 * (VSW_TXO_*), and the virtio-net features its guest negotiated
 	 * (vhost-user with a guest; else has_features false) */

@@ -344,24 +344,24 @@ static uint16_t vhost_rx_queues(struct vsw_port *p)
 	return g < p->conf.queues ? g : (uint16_t)p->conf.queues;
 }
 
-/* Whether two workers enqueue on one queue pair now (vhost_tx_pair; a
- * worker that spreads, vhost_tx_spread, feeds pairs no other one does). */
-static bool tx_pairs_shared(struct vsw_vhost_port *vp, uint16_t nr)
+/* The guest rx queues the workers feed now (vhost_tx_fed, a bit per
+ * queue pair), and whether two workers feed one (*shared). */
+static uint32_t tx_pairs_fed(struct vsw_vhost_port *vp, uint16_t nr,
+			     bool *shared)
 {
 	uint32_t en = __atomic_load_n(&vp->rx_enabled, __ATOMIC_ACQUIRE);
-	uint64_t used = 0;
+	bool spread = __atomic_load_n(&vp->rx_spread, __ATOMIC_RELAXED);
+	uint32_t fed = 0;
 
-	if (__atomic_load_n(&vp->rx_spread, __ATOMIC_RELAXED) &&
-	    vhost_tx_spread(0, nr, en, vp->n_workers) > 1)
-		return false;
+	*shared = false;
 	for (unsigned int w = 0; w < vp->n_workers; w++) {
-		uint64_t bit = 1ull << vhost_tx_pair((uint16_t)w, nr, en);
+		uint32_t s = vhost_tx_fed((uint16_t)w, nr, en, vp->n_workers,
+					  spread);
 
-		if (used & bit)
-			return true;
-		used |= bit;
+		*shared |= (fed & s) != 0;
+		fed |= s;
 	}
-	return false;
+	return fed;
 }
 
 /* Control: the facts telemetry shows and upkeep needs. */
@@ -370,6 +370,7 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 	struct vsw_vhost_port *vp = vhost_cast(p);
 	uint16_t nr = __atomic_load_n(&vp->nr_qp, __ATOMIC_RELAXED);
 	struct rte_mempool *rx = __atomic_load_n(&vp->rx_mp, __ATOMIC_RELAXED);
+	uint32_t fed;
 
 	pi->has_peer_queues = true;
 	pi->peer_queues = __atomic_load_n(&vp->guest_qp, __ATOMIC_ACQUIRE);
@@ -378,10 +379,11 @@ static void vhost_info(struct vsw_port *p, struct vsw_port_info *pi)
 	pi->has_features = pi->vid >= 0;
 	pi->features = vp->features;
 	pi->offloads_kept = __atomic_load_n(&vp->legacy, __ATOMIC_RELAXED);
-	/* workers that enqueue on one pair (more workers than pairs, or a
-	 * pair the guest disabled); the library's per-queue lock serializes
-	 * them */
-	pi->tx_queues_shared = tx_pairs_shared(vp, nr);
+	/* the guest's rx queues the workers feed (0 with no guest), and
+	 * whether two feed one (more workers than pairs, or a pair the guest
+	 * disabled; the library's per-queue lock serializes them) */
+	fed = tx_pairs_fed(vp, nr, &pi->tx_queues_shared);
+	pi->peer_rxq_fed = pi->vid >= 0 ? (uint16_t)__builtin_popcount(fed) : 0;
 	pi->calls = vsw_vhost_calls_str(vp);
 	pi->calls_why = __atomic_load_n(&vp->calls_why, __ATOMIC_ACQUIRE);
 	pi->calls_direct =

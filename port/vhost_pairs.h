@@ -7,6 +7,7 @@
 #ifndef VSW_VHOST_PAIRS_H
 #define VSW_VHOST_PAIRS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "config/vsw_config.h"
@@ -43,6 +44,23 @@ static inline uint16_t vhost_tx_spread(uint16_t q, uint16_t nr, uint32_t en,
 	if (used <= nw || q >= nw)
 		return 1;
 	return (uint16_t)((used - q + nw - 1) / nw);
+}
+
+/*
+ * The pairs worker @q feeds, a bit each: vhost_tx_spread's when @spread
+ * (guest-rx-spread) and it spreads, else vhost_tx_pair's one.
+ */
+static inline uint32_t vhost_tx_fed(uint16_t q, uint16_t nr, uint32_t en,
+				    unsigned int nw, bool spread)
+{
+	uint16_t c = spread ? vhost_tx_spread(q, nr, en, nw) : 1;
+	uint32_t fed = 0;
+
+	if (c == 1)
+		return 1u << vhost_tx_pair(q, nr, en);
+	for (uint16_t g = 0; g < c; g++)
+		fed |= 1u << (q + g * nw);
+	return fed;
 }
 
 #endif /* VSW_VHOST_PAIRS_H */

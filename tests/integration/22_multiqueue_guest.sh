@@ -86,8 +86,8 @@ start_vsw_on '0@0,(1-18)@1' "$CFG"
 [ "$(info_val workers)" -eq 18 ] || fail "expected 18 workers"
 tp_start d "$RUN/d.sock" 8 --forward-mode=rxonly
 wait_for 60 "d up" port_is d up
-wait_for 30 "d's MAC" grep -q 'Port 0: [0-9A-F][0-9A-F]:' "$T/d.log"
-D=$(grep -o 'Port 0: [0-9A-F:]*' "$T/d.log" | head -1 | awk '{print tolower($3)}')
+tp_mac d
+D=$TP_MAC
 ctl fdb-add "$D" d >/dev/null || fail "fdb-add $D"
 tp d start
 start_guest s "$(virtio "$RUN/s.sock")" -- --src-mac "$(mac_of 52)" --dst-mac "$D" --count 5000 --rate 2000 --duration 10
@@ -121,8 +121,8 @@ start_vsw "$CFG"
 [ "$(info_val workers)" -eq 1 ] || fail "expected 1 worker"
 tp_start e "$RUN/e.sock" 4 --forward-mode=rxonly
 wait_for 60 "e up" port_is e up
-wait_for 30 "e's MAC" grep -q 'Port 0: [0-9A-F][0-9A-F]:' "$T/e.log"
-E=$(grep -o 'Port 0: [0-9A-F:]*' "$T/e.log" | head -1 | awk '{print tolower($3)}')
+tp_mac e
+E=$TP_MAC
 ctl fdb-add "$E" e >/dev/null || fail "fdb-add $E"
 tp e start
 # the guest's own count per rx queue (virtio PMD xstats rx_qN_good_packets)
@@ -150,6 +150,7 @@ for i in 0 1 2 3; do
 done
 [ $((g[0] + g[1] + g[2] + g[3])) -eq 4000 ] || fail "e: the guest got $((g[0] + g[1] + g[2] + g[3])) of 4000"
 [ "$(port_ctr e tx_queues_shared)" = 0 ] || fail "e: tx_queues_shared with one worker"
+[ "$(port_ctr e guest_rx_queues_fed)" = 4 ] || fail "e: guest_rx_queues_fed $(port_ctr e guest_rx_queues_fed), not 4"
 # one flow stays on one queue (in order)
 start_guest f "$(virtio "$RUN/f.sock")" -- --src-mac "$(mac_of 54)" --dst-mac "$E" --count 2000 --rate 2000 --duration 10
 wait_guest f
@@ -166,6 +167,7 @@ done
 # guest-rx-spread off (set live): the worker sends into pair 0 alone
 ctl set guest-rx-spread off >/dev/null || fail "set guest-rx-spread off"
 [ "$(info_val guest_rx_spread)" = off ] || fail "info: guest_rx_spread $(info_val guest_rx_spread)"
+[ "$(port_ctr e guest_rx_queues_fed)" = 1 ] || fail "e: guest_rx_queues_fed $(port_ctr e guest_rx_queues_fed) with guest-rx-spread off"
 start_guest f "$(virtio "$RUN/f.sock")" -- --src-mac "$(mac_of 55)" --dst-mac "$E" --macs 64 --count 2000 --rate 2000 --duration 10
 wait_guest f
 wait_for 20 "e: 8000 frames sent" ctr_at_least e tx_packets 8000

@@ -29,8 +29,8 @@ start_vsw "$CFG"
 [ "$(info_val tx_hold_us)" = 4000000 ] || fail "info: tx_hold_us $(info_val tx_hold_us)"
 tp_start d "$RUN/d.sock" 1 --forward-mode=rxonly
 wait_for 60 "d up" port_is d up
-wait_for 30 "d's MAC" grep -q 'Port 0: [0-9A-F][0-9A-F]:' "$T/d.log"
-D=$(grep -o 'Port 0: [0-9A-F:]*' "$T/d.log" | head -1 | awk '{print tolower($3)}')
+tp_mac d
+D=$TP_MAC
 ctl fdb-add "$D" d >/dev/null || fail "fdb-add $D"
 
 # send COUNT: guest s sends COUNT frames to d; returns once vsw took them

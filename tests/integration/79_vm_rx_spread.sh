@@ -6,7 +6,8 @@
 # vsw runs one worker.  Guest 2 (vm1) has 2 queue pairs and 2 vCPUs (its
 # kernel enables both); guest 1 (vm0) one pair, and sends it TCP with
 # eight iperf3 streams.  vsw sends into both of guest 2's rx queues (each
-# flow into one: flow_hash.h), and the guest's own counters (ethtool -S
+# flow into one: flow_hash.h; guest_rx_queues_fed 2 in its port view),
+# and the guest's own counters (ethtool -S
 # eth0: rx_queue_N_packets) show frames on both, no more than vsw
 # enqueued on each; no queue shared, nothing dropped as unpolled, no
 # offload refused, and the transfer completes.
@@ -32,7 +33,10 @@ vm_start g1 --sock "$RUN/vm0.sock" --mac 52:54:00:00:02:01 --ip 10.99.0.1/24 \
 	--cmd "$CLIENT" --timeout 240
 G1=$VM_PID
 wait_for 120 "vm1 up" port_is vm1 up
-V=$(jctl port vm1 | jq -c '{guest_queue_pairs, queues, guest_offloads}')
+# (the guest's driver enables pair 1 after the port is up)
+fed_two() { [ "$(port_ctr vm1 guest_rx_queues_fed)" = 2 ]; }
+wait_for 60 "vsw to feed both of vm1's rx queues (guest_rx_queues_fed 2)" fed_two
+V=$(jctl port vm1 | jq -c '{guest_queue_pairs, guest_rx_queues_fed, queues, guest_offloads}')
 echo "vm1: $V"
 rc1=0; wait "$G1" || rc1=$?
 rc2=0; wait "$G2" || rc2=$?

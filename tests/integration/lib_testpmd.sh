@@ -30,3 +30,8 @@ tp_stat() {
 	grep -o "$2-packets: *[0-9]*" "$T/$1.log" | tail -1 | grep -o '[0-9]*$'
 }
 tp_quit() { tp "$1" quit; wait "${TP_PID[$1]}" 2>/dev/null; }
+# tp_mac NAME: wait for testpmd NAME's port 0 MAC in its log; TP_MAC (lower case)
+tp_mac() {
+	wait_for 30 "$1's MAC" grep -q 'Port 0: [0-9A-F][0-9A-F]:' "$T/$1.log"
+	TP_MAC=$(grep -o 'Port 0: [0-9A-F:]*' "$T/$1.log" | head -1 | awk '{print tolower($3)}')
+}

@@ -265,18 +265,10 @@ static void test_spread(void)
 	CHECK(distinct > 3400);
 }
 
-/* The pair(s) worker @q feeds: a bit set. */
+/* The pair(s) worker @q feeds, spreading: a bit set. */
 static uint32_t fed(uint16_t q, uint16_t nr, uint32_t en, unsigned int nw)
 {
-	uint16_t c = vhost_tx_spread(q, nr, en, nw);
-
-	if (c == 1)
-		return 1u << vhost_tx_pair(q, nr, en);
-	uint32_t s = 0;
-
-	for (uint16_t g = 0; g < c; g++)
-		s |= 1u << (q + g * nw);
-	return s;
+	return vhost_tx_fed(q, nr, en, nw, true);
 }
 
 static void test_pairs(void)
@@ -322,6 +314,10 @@ static void test_pairs(void)
 	CHECK(fed(0, 4, 0x7, 2) == 0x5 && fed(1, 4, 0x7, 2) == 0x2);
 	/* every bit set: 32 pairs enabled, 16 served */
 	CHECK(vhost_tx_spread(0, 16, 0xffffffffu, 1) == 16);
+	CHECK(fed(0, 16, 0xffffffffu, 1) == 0xffff);
+	/* guest-rx-spread off: one pair each, as with fewer pairs */
+	CHECK(vhost_tx_fed(0, 4, 0xf, 1, false) == 0x1);
+	CHECK(vhost_tx_fed(1, 4, 0xf, 2, false) == 0x2);
 }
 
 int main(void)
