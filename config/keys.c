@@ -27,7 +27,8 @@ _Static_assert(sizeof(enum vsw_port_type) == sizeof(unsigned int) &&
 		       sizeof(enum vsw_vhost_mode) == sizeof(unsigned int) &&
 		       sizeof(enum vsw_poll_mode) == sizeof(unsigned int) &&
 		       sizeof(enum vsw_vlan_mode) == sizeof(unsigned int) &&
-		       sizeof(enum vsw_offloads) == sizeof(unsigned int),
+		       sizeof(enum vsw_offloads) == sizeof(unsigned int) &&
+		       sizeof(enum vsw_port_on_off) == sizeof(unsigned int),
 	       "CHOICE keys store an unsigned int or a bool");
 
 static const struct vsw_key_choice poll_modes[] = {
@@ -38,6 +39,8 @@ static const struct vsw_key_choice guest_calls[] = {
 	{"direct", 1}, {"relay", 0}, {NULL, 0}};
 static const struct vsw_key_choice offloads[] = {
 	{"on", VSW_OFFLOADS_ON}, {"off", VSW_OFFLOADS_OFF}, {NULL, 0}};
+static const struct vsw_key_choice port_on_off[] = {
+	{"on", VSW_PORT_ON}, {"off", VSW_PORT_OFF}, {NULL, 0}};
 static const struct vsw_key_choice controls[] = {
 	{"read-write", 0}, {"read-only", 1}, {NULL, 0}};
 static const struct vsw_key_choice port_types[] = {
@@ -292,6 +295,12 @@ const struct vsw_key vsw_keys[] = {
 	 .help = "The switch's offloads for this port alone: on or off "
 		 "(vhost-user: what the guest is offered; ethdev: TSO and "
 		 "checksums on the NIC, where it has them)."},
+	{"guest-rx-spread", PT(guest_rx_spread), .kind = VSW_KIND_CHOICE,
+	 .choices = port_on_off, .ports = VSW_KEY_VHOST, .runtime = true,
+	 .shown = "[switch] guest-rx-spread",
+	 .help = "The switch's guest-rx-spread for this port alone: on or "
+		 "off (off for a guest that polls all its queues on one "
+		 "CPU)."},
 	{"max-macs", PT(max_macs), .max = VSW_MAX_MACS_MAX,
 	 .note = " (0 = no per-port limit)", .ports = VSW_KEY_ANY,
 	 .runtime = true, .dflt = "0",

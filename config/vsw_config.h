@@ -61,6 +61,13 @@ enum vsw_offloads {
 	VSW_OFFLOADS_ON = 1,
 	VSW_OFFLOADS_OFF = 2,
 };
+/* a port's own on or off for a switch key (guest-rx-spread), or SWITCH
+ * (not given): the switch's */
+enum vsw_port_on_off {
+	VSW_PORT_SWITCH = 0,
+	VSW_PORT_ON = 1,
+	VSW_PORT_OFF = 2,
+};
 /* OVS's vlan_mode; AUTO (not given): access when tag is set, else trunk */
 enum vsw_vlan_mode {
 	VSW_VLAN_AUTO = 0,
@@ -156,6 +163,8 @@ struct vsw_port_conf {
 	unsigned int queues;
 	unsigned int mtu; /* 68..9000, default 1500: frames up to mtu+18 */
 	enum vsw_offloads offloads; /* DEFAULT: the switch's */
+	/* vhost-user: guest-rx-spread; SWITCH: the switch's */
+	enum vsw_port_on_off guest_rx_spread;
 	unsigned int max_macs; /* learned MACs at most; 0 = no per-port limit */
 	/* source MACs the port may send from; 0 = any */
 	unsigned int n_allowed;

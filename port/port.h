@@ -292,7 +292,8 @@ struct vsw_port_env {
 	/* Workers write guests' call eventfds (guest-calls = direct).
 	 * Later: ops->set_guest_calls. */
 	bool guest_calls_direct;
-	/* Spread frames over a guest's rx queues by flow (guest-rx-spread).
+	/* Spread frames over a guest's rx queues by flow (the switch's
+	 * guest-rx-spread; a port's own wins, vsw_port_rx_spread_on).
 	 * Later: ops->set_guest_rx_spread. */
 	bool guest_rx_spread;
 	/* vhost-user server sockets: permission bits, owner and group ("" =
@@ -318,6 +319,15 @@ static inline bool vsw_port_offloads_on(const struct vsw_port_conf *conf,
 	return conf->offloads == VSW_OFFLOADS_DEFAULT
 		       ? env->offloads
 		       : conf->offloads == VSW_OFFLOADS_ON;
+}
+
+/* guest-rx-spread for a port: its own, or the switch's (@sw). */
+static inline bool vsw_port_rx_spread_on(const struct vsw_port_conf *conf,
+					 bool sw)
+{
+	return conf->guest_rx_spread == VSW_PORT_SWITCH
+		       ? sw
+		       : conf->guest_rx_spread == VSW_PORT_ON;
 }
 
 /*

@@ -553,7 +553,8 @@ static void init_fields(struct vsw_vhost_port *vp,
 	vp->n_workers = env->n_workers;
 	vp->kicks_off = env->kick_suppression;
 	vp->calls_forced = !env->call_suppression;
-	vp->rx_spread = env->guest_rx_spread;
+	vp->rx_spread =
+		vsw_port_rx_spread_on(&vp->base.conf, env->guest_rx_spread);
 	vsw_vhost_call_init(vp, env->guest_calls_direct);
 	vp->quiesce = env->quiesce;
 	vp->wake = env->wake;

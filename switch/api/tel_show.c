@@ -405,9 +405,16 @@ static void add_port_detail(const struct vsw_ctl *ctl, struct rte_tel_data *d,
 	if (pi.has_peer_queues)
 		rte_tel_data_add_dict_u64(d, "guest_queue_pairs",
 					  pi.peer_queues);
-	if (pi.has_peer_queues) /* vhost: the rx queues vsw sends into */
+	if (pi.has_peer_queues) { /* vhost: the rx queues vsw sends into */
+		rte_tel_data_add_dict_string(
+			d, "guest_rx_spread",
+			vsw_port_rx_spread_on(&p->conf,
+					      ctl->cfg.sw.guest_rx_spread)
+				? "on"
+				: "off");
 		rte_tel_data_add_dict_u64(d, "guest_rx_queues_fed",
 					  pi.peer_rxq_fed);
+	}
 	if (pi.has_peer_queues) /* vhost: the guest's host_mtu, 0: none */
 		rte_tel_data_add_dict_u64(d, "guest_mtu", pi.peer_mtu);
 	rte_tel_data_add_dict_u64(d, "mtu", p->conf.mtu);

@@ -297,6 +297,10 @@ static int apply_conf(struct vsw_ctl *ctl, struct vsw_port *p,
 		return rc;
 	}
 	vsw_fdb_set_port_limit(ctl->rt->fdb, p->id, pc->max_macs);
+	if (p->ops->set_guest_rx_spread)
+		p->ops->set_guest_rx_spread(
+			p,
+			vsw_port_rx_spread_on(pc, ctl->cfg.sw.guest_rx_spread));
 	if (pc->n_allowed != old.n_allowed ||
 	    memcmp(pc->allowed, old.allowed, sizeof(pc->allowed)) != 0 ||
 	    vlans_changed(pc, &old))

@@ -54,7 +54,9 @@ static int apply_switch(struct vsw_ctl *ctl, const struct vsw_switch_conf *conf,
 						ctl->cfg.sw.guest_calls_direct);
 		if (spread && p->ops->set_guest_rx_spread)
 			p->ops->set_guest_rx_spread(
-				p, ctl->cfg.sw.guest_rx_spread);
+				p,
+				vsw_port_rx_spread_on(
+					&p->conf, ctl->cfg.sw.guest_rx_spread));
 	}
 	return 0;
 }

@@ -15,7 +15,8 @@
 #    flows from a vswgen guest spread over all four rx queues (the
 #    guest's per-queue counts, its xstats, equal what vsw enqueued on
 #    each), nothing shared; one flow lands on one queue whole; with
-#    guest-rx-spread off (set live) 64 flows go to queue 0 alone.
+#    guest-rx-spread off (set live) 64 flows go to queue 0 alone; the
+#    port's own guest-rx-spread=on (port-set) wins: all four again.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_testpmd.sh"
 
@@ -175,6 +176,18 @@ read -r -a g3 <<<"$(tp_rxq)"
 note "64 flows, guest-rx-spread off: the guest's rx queues now ${g3[*]}"
 [ $((g3[0] - g2[0])) -eq 2000 ] && [ "${g3[1]}${g3[2]}${g3[3]}" = "${g2[1]}${g2[2]}${g2[3]}" ] ||
 	fail "e: guest-rx-spread off, yet frames beside queue 0: ${g2[*]} -> ${g3[*]}"
+# the port's own key wins over the switch's (port-set, live)
+ctl port-set e guest-rx-spread=on >/dev/null || fail "port-set e guest-rx-spread=on"
+[ "$(port_ctr e guest_rx_spread)" = on ] || fail "e: guest_rx_spread $(port_ctr e guest_rx_spread) after port-set on"
+[ "$(port_ctr e guest_rx_queues_fed)" = 4 ] || fail "e: guest_rx_queues_fed $(port_ctr e guest_rx_queues_fed) with the port's key on"
+start_guest f "$(virtio "$RUN/f.sock")" -- --src-mac "$(mac_of 56)" --dst-mac "$E" --macs 64 --count 2000 --rate 2000 --duration 10
+wait_guest f
+wait_for 20 "e: 10000 frames sent" ctr_at_least e tx_packets 10000
+read -r -a g4 <<<"$(tp_rxq)"
+note "64 flows, the switch's key off, the port's on: the guest's rx queues now ${g4[*]}"
+for i in 0 1 2 3; do
+	[ "${g4[$i]}" -gt "${g3[$i]}" ] || fail "e: port-set guest-rx-spread=on, yet rx queue $i got nothing: ${g3[*]} -> ${g4[*]}"
+done
 tp_quit e
 stop_vsw
 echo "PASS: every queue pair a guest has is served, or counted when above queues; flows spread over a guest's rx queues"

@@ -333,7 +333,8 @@ static void test_unknown_keys(void)
 		PORT0 "queue = 2\n",
 		"[port vm0] queue = \"2\": expected a port key (type, "
 		"path, mode, devargs, queues, rxq, txq, lcores, "
-		"mtu, offloads, max-macs, allowed-macs, vlan-mode, tag, "
+		"mtu, offloads, guest-rx-spread, max-macs, allowed-macs, "
+		"vlan-mode, tag, "
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, "
 		"socket-owner, socket-group, socket-mode, local-ip, "
@@ -346,7 +347,8 @@ static void test_keys_wrong_type(void)
 		PORT0 "devargs = net_null0\n",
 		"[port vm0] devargs = \"net_null0\": expected a "
 		"vhost-user port key (type, path, mode, queues, "
-		"lcores, mtu, offloads, max-macs, allowed-macs, vlan-mode, "
+		"lcores, mtu, offloads, guest-rx-spread, max-macs, "
+		"allowed-macs, vlan-mode, "
 		"tag, "
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, "
@@ -356,7 +358,8 @@ static void test_keys_wrong_type(void)
 		"[port vm0] txq = \"1\": expected "
 		"a vhost-user port key (type, "
 		"path, mode, queues, lcores, mtu, "
-		"offloads, max-macs, allowed-macs, vlan-mode, tag, "
+		"offloads, guest-rx-spread, max-macs, allowed-macs, "
+		"vlan-mode, tag, "
 		"trunks, allowed-ips, storm-broadcast-pps, "
 		"storm-multicast-pps, storm-unknown-pps, "
 		"socket-owner, socket-group, socket-mode, external-ids)"));
@@ -1202,7 +1205,8 @@ static void test_key_table(void)
 	CHECK(memcmp(&cfg.sw, &dflt, sizeof(dflt)) == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_PORT,
 				   VSW_KEY_ANY, 1),
-		     "mtu, max-macs, allowed-macs, vlan-mode, tag, trunks, "
+		     "mtu, guest-rx-spread, max-macs, allowed-macs, vlan-mode, "
+		     "tag, trunks, "
 		     "allowed-ips, storm-broadcast-pps, storm-multicast-pps, "
 		     "storm-unknown-pps, external-ids") == 0);
 	CHECK(strcmp(vsw_keys_list(list, sizeof(list), VSW_SECT_SWITCH, 0, 0),
@@ -1218,7 +1222,8 @@ static void test_key_table(void)
 				      NULL, &pc, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err,
 		     "expected a port key (type, path, mode, devargs, "
-		     "queues, rxq, txq, lcores, mtu, offloads, max-macs, "
+		     "queues, rxq, txq, lcores, mtu, offloads, "
+		     "guest-rx-spread, max-macs, "
 		     "allowed-macs, vlan-mode, tag, trunks, allowed-ips, "
 		     "storm-broadcast-pps, storm-multicast-pps, "
 		     "storm-unknown-pps, socket-owner, socket-group, "
