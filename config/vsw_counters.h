@@ -70,6 +70,8 @@
 	  "Rx queues the port may have polled (the queues key)")               \
 	X(guest_queue_pairs, PORT, "vsw_port_guest_queue_pairs", "gauge",      \
 	  "Queue pairs the guest has (vhost-user)")                            \
+	X(guest_rx_queues_fed, PORT, "vsw_port_guest_rx_queues_fed", "gauge",  \
+	  "Guest rx queues vsw sends into now (vhost-user)")                   \
 	X(mtu, PORT, "vsw_port_mtu", "gauge",                                  \
 	  "MTU: frames up to mtu + 18 bytes pass")                             \
 	X(max_macs, PORT, "vsw_port_max_macs", "gauge",                        \

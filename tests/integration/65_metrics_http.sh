@@ -90,6 +90,9 @@ diff <(families "$T/ctl.txt") <(families "$T/http.txt") >"$T/fam.diff" ||
 [ "$(families "$T/http.txt" | wc -l)" -ge 40 ] || fail "few families: $(families "$T/http.txt")"
 grep -Eq '^vsw_port_rx_packets_total\{port="a"\} [1-9]' "$T/http.txt" ||
 	fail "no packets of a: $(grep rx_packets "$T/http.txt")"
+# (a's guest is gone by now: 0; b's is there, one queue pair: 1)
+grep -Eq '^vsw_port_guest_rx_queues_fed\{port="b"\} 1$' "$T/http.txt" ||
+	fail "b: $(grep guest_rx_queues_fed "$T/http.txt")"
 "$PROMTOOL" check metrics <"$T/http.txt" >"$T/promtool.out" 2>&1 ||
 	fail "promtool check metrics: $(cat "$T/promtool.out")"
 
