@@ -11,14 +11,23 @@
  * header (IPv4 options skipped, no IPv6 extension header), its ports.
  * Every fragment of a datagram hashes like its first (no ports), so one
  * flow never splits over two queues; a frame too short for a field
- * hashes without it.  Not keyed: it spreads, it does not defend (a guest
- * that aims its flows at one queue of the peer only loads that queue).
+ * hashes without it.
+ *
+ * Keyed: each port draws its key when it is made (vsw_flow_key_new), so
+ * which flows share a queue (or a source port) differs from port to port
+ * and from start to start, and a sender cannot work out offline which of
+ * its flows land on one rx queue of another guest.  Not a cryptographic
+ * function: it spreads, and it makes aiming a matter of observing, which
+ * a guest cannot do on another guest's queues.
  */
 #ifndef VSW_FLOW_HASH_H
 #define VSW_FLOW_HASH_H
 
 #include <stdint.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 static inline uint64_t vsw_fh_mix(uint64_t h, uint64_t v)
 {
@@ -44,9 +53,24 @@ static inline uint32_t vsw_fh_load32(const uint8_t *p)
 	return v;
 }
 
-static inline uint32_t vsw_flow_hash(const uint8_t *d, uint32_t len)
+/* A port's key: random (getrandom); where the kernel has none to give,
+ * the clock and the process id, which differ from start to start. */
+static inline uint64_t vsw_flow_key_new(void)
 {
-	uint64_t h = 0x6a09e667f3bcc908ull;
+	struct timespec ts;
+	uint64_t k;
+
+	if (getrandom(&k, sizeof(k), GRND_NONBLOCK) == (ssize_t)sizeof(k))
+		return k;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	k = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return vsw_fh_mix(k, (uint64_t)getpid());
+}
+
+static inline uint32_t vsw_flow_hash(const uint8_t *d, uint32_t len,
+				     uint64_t key)
+{
+	uint64_t h = 0x6a09e667f3bcc908ull ^ key;
 	uint32_t l3, l4 = 0;
 	uint16_t et;
 	uint8_t proto = 0;

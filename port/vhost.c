@@ -54,6 +54,7 @@
 
 #include <rte_ether.h>
 
+#include "flow_hash.h"
 #include "vhost_priv.h"
 
 /* A guest whose frames may be longer than an mbuf (TSO, or a port mtu
@@ -555,6 +556,7 @@ static void init_fields(struct vsw_vhost_port *vp,
 	vp->calls_forced = !env->call_suppression;
 	vp->rx_spread =
 		vsw_port_rx_spread_on(&vp->base.conf, env->guest_rx_spread);
+	vp->flow_key = vsw_flow_key_new();
 	vsw_vhost_call_init(vp, env->guest_calls_direct);
 	vp->quiesce = env->quiesce;
 	vp->wake = env->wake;

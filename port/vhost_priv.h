@@ -71,6 +71,7 @@ struct vsw_vhost_port {
 	 * control): beside nr_qp, read per burst */
 	unsigned int n_workers;
 	bool rx_spread;
+	uint64_t flow_key; /* its flow hash's key (flow_hash.h), at create */
 	/* suppress guest kicks (kick-suppression); writer: control under
 	 * reg_lock; readers: vhost thread and control under reg_lock,
 	 * workers (adaptive, atomic) */

@@ -182,7 +182,7 @@ enqueue_spread(struct vsw_vhost_port *vp, uint16_t q, struct rte_mbuf **pkts,
 		n = VSW_BURST_MAX;
 	for (uint16_t i = 0; i < n; i++) {
 		uint32_t h = vsw_flow_hash(rte_pktmbuf_mtod(pkts[i], uint8_t *),
-					   pkts[i]->data_len);
+					   pkts[i]->data_len, vp->flow_key);
 
 		to[i] = (uint8_t)(((uint64_t)h * c) >> 32);
 		mixed |= to[i] ^ to[0];

@@ -103,6 +103,7 @@ struct vsw_vxlan_port {
 	uint64_t rx_drops[VSW_MAX_QUEUES][VSW_VX_DROP_MAX];
 	uint64_t tx_drops[VX_ROWS][VSW_VX_DROP_MAX];
 	uint64_t arp_in, arp_replies, arp_requests, arp_ignored; /* control */
+	uint64_t flow_key; /* outer source ports' hash key, at create */
 };
 
 struct vx_hdr {
@@ -232,11 +233,11 @@ static uint16_t vx_rx(struct vsw_port *p, uint16_t q, struct rte_mbuf **pkts,
 
 /* ---- send ---- */
 
-/* The outer UDP source port: the inner flow's hash (flow_hash.h), in
- * 49152..65535. */
-static inline uint16_t flow_port(const uint8_t *d, uint16_t len)
+/* The outer UDP source port: the inner flow's hash (flow_hash.h, keyed
+ * by the port), in 49152..65535. */
+static inline uint16_t flow_port(const uint8_t *d, uint16_t len, uint64_t key)
 {
-	return (uint16_t)(VX_SPORT_MIN + (vsw_flow_hash(d, len) & 0x3fff));
+	return (uint16_t)(VX_SPORT_MIN + (vsw_flow_hash(d, len, key) & 0x3fff));
 }
 
 /*
@@ -251,6 +252,7 @@ struct vx_tmpl {
 	int vtep;	 /* -1: none built */
 	uint32_t vni;
 	uint64_t mac;
+	uint64_t flow_key; /* the port's (flow_port) */
 };
 
 static void tmpl_build(const struct vsw_vxlan_port *x, struct vx_tmpl *tp,
@@ -276,6 +278,7 @@ static void tmpl_build(const struct vsw_vxlan_port *x, struct vx_tmpl *tp,
 	tp->vtep = i;
 	tp->vni = vni;
 	tp->mac = mac;
+	tp->flow_key = x->flow_key;
 }
 
 /* Prepend the outer headers of @tp to @m (its only owner, direct,
@@ -284,8 +287,8 @@ static void tmpl_build(const struct vsw_vxlan_port *x, struct vx_tmpl *tp,
 static __rte_always_inline bool encap(struct rte_mbuf *m,
 				      const struct vx_tmpl *tp)
 {
-	uint16_t sport =
-		flow_port(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
+	uint16_t sport = flow_port(rte_pktmbuf_mtod(m, const uint8_t *),
+				   m->data_len, tp->flow_key);
 	struct vx_hdr *h = (struct vx_hdr *)rte_pktmbuf_prepend(m, sizeof(*h));
 	uint16_t tot = (uint16_t)(m->pkt_len - sizeof(struct rte_ether_hdr));
 	rte_be16_t be_tot = rte_cpu_to_be_16(tot);
@@ -843,6 +846,7 @@ static int vx_create(struct vsw_port *p, const struct vsw_port_env *env,
 		return -EINVAL;
 	}
 	x->mask = x->c.plen == 32 ? UINT32_MAX : ~(UINT32_MAX >> x->c.plen);
+	x->flow_key = vsw_flow_key_new();
 	memset(x->vlan_map, VX_NO_MAP, sizeof(x->vlan_map));
 	for (unsigned int i = 0; i < x->c.n_vnis; i++) {
 		uint16_t v = x->c.map[i].vlan;

@@ -61,6 +61,10 @@ static uint32_t mk6(uint8_t *f, uint8_t next, uint16_t sport, uint16_t dport)
 	return 54 + 20 + 30;
 }
 
+/* the key every test but test_keyed hashes with (main runs them with 0
+ * and with a random one) */
+static uint64_t K;
+
 /* The hash of f[0..len) read from a buffer exactly len bytes long. */
 static uint32_t hash_exact(const uint8_t *f, uint32_t len)
 {
@@ -68,7 +72,7 @@ static uint32_t hash_exact(const uint8_t *f, uint32_t len)
 	uint32_t h;
 
 	memcpy(b, f, len);
-	h = vsw_flow_hash(b, len);
+	h = vsw_flow_hash(b, len, K);
 	free(b);
 	return h;
 }
@@ -85,7 +89,7 @@ static void test_fields_ipv4(void)
 	static const uint32_t out[] = {15, 16, 17, 18, 19, 22,
 				       24, 25, 38, 47, 60, 80};
 
-	CHECK(h == vsw_flow_hash(f, len));
+	CHECK(h == vsw_flow_hash(f, len, K));
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
 		memcpy(g, f, sizeof(g));
 		g[in[i]] ^= 0x10;
@@ -244,7 +248,7 @@ static void test_spread(void)
 		for (unsigned int i = 0; i < 4096; i++) {
 			uint32_t len =
 				mk4(f, 0, 5, 6, (uint16_t)(32768 + i), 5201);
-			uint32_t h = vsw_flow_hash(f, len);
+			uint32_t h = vsw_flow_hash(f, len, K);
 
 			per[((uint64_t)h * c) >> 32]++;
 		}
@@ -256,13 +260,43 @@ static void test_spread(void)
 	memset(seen, 0, sizeof(seen));
 	for (unsigned int i = 0; i < 4096; i++) {
 		uint32_t len = mk4(f, 0, 5, 17, (uint16_t)(1024 + i), 4789);
-		uint32_t h = vsw_flow_hash(f, len) & 0x3fff;
+		uint32_t h = vsw_flow_hash(f, len, K) & 0x3fff;
 
 		distinct += !seen[h];
 		seen[h] = 1;
 	}
 	/* 4096 balls in 16384 bins: about 3,625 bins taken */
 	CHECK(distinct > 3400);
+}
+
+/* Keyed: the same flows under another key fall on other queues (about
+ * half of them change queue of two); the key changes every frame's hash;
+ * a port draws a new key each time. */
+static void test_keyed(void)
+{
+	static const uint64_t keys[][2] = {
+		{0, 1},
+		{0x0123456789abcdefull, 0x0123456789abcdeeull},
+		{0, 0x8000000000000000ull},
+	};
+	uint8_t f[200];
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		unsigned int same_q = 0, same_h = 0;
+
+		for (unsigned int i = 0; i < 4096; i++) {
+			uint32_t len =
+				mk4(f, 0, 5, 6, (uint16_t)(32768 + i), 5201);
+			uint32_t a = vsw_flow_hash(f, len, keys[k][0]);
+			uint32_t b = vsw_flow_hash(f, len, keys[k][1]);
+
+			same_h += a == b;
+			same_q += (a >> 31) == (b >> 31);
+		}
+		CHECK(same_h == 0);
+		CHECK(same_q > 4096 * 4 / 10 && same_q < 4096 * 6 / 10);
+	}
+	CHECK(vsw_flow_key_new() != vsw_flow_key_new());
 }
 
 /* The pair(s) worker @q feeds, spreading: a bit set. */
@@ -322,12 +356,16 @@ static void test_pairs(void)
 
 int main(void)
 {
-	RUN(test_fields_ipv4);
-	RUN(test_fragments);
-	RUN(test_ipv6);
-	RUN(test_vlan);
-	RUN(test_cut);
-	RUN(test_spread);
+	for (int k = 0; k < 2; k++) {
+		K = k == 0 ? 0 : vsw_flow_key_new();
+		RUN(test_fields_ipv4);
+		RUN(test_fragments);
+		RUN(test_ipv6);
+		RUN(test_vlan);
+		RUN(test_cut);
+		RUN(test_spread);
+	}
+	RUN(test_keyed);
 	RUN(test_pairs);
 	return TEST_EXIT();
 }
