@@ -3215,6 +3215,140 @@ static void s_reply_block_running(struct report *r, uint64_t kind)
 	dev_down(&p, &dummy);
 }
 
+/*
+ * Ring state, the rx side: a running frontend disables pair 0's rx ring
+ * (vring 0; one that never enabled it looks the same to vsw), then
+ * enables it again.  A device on the probe port sends unicast to our MAC
+ * (learned on the attacked port from one frame of ours): 8 before, 20
+ * while the ring is disabled (then held hold_ms), 20 after.  While
+ * disabled nothing may be written into the ring (the backend drops what
+ * it cannot place: drop_tx_full, which the test counts); once enabled,
+ * delivery resumes.
+ */
+#define VRING_F_WRITE 2
+#define RX_SLOT 512u /* rx buffers: slots 512..639 of the buffer area */
+#define RX_BUFS 128u
+
+/* Offer RX_BUFS writable buffers on vring 0 (guest RX) and kick. */
+static void rx_post(struct guest *g)
+{
+	struct vavail *av = ring_avail(g, 0);
+	struct vdesc *d = ring_desc(g, 0);
+
+	for (uint16_t i = 0; i < RX_BUFS; i++) {
+		d[i] = (struct vdesc){
+			GPA_BASE + BUF_OFF + (uint64_t)(RX_SLOT + i) * BUF_SIZE,
+			BUF_SIZE, VRING_F_WRITE, 0};
+		av->ring[i] = i;
+	}
+	__atomic_store_n(&av->idx, (uint16_t)RX_BUFS, __ATOMIC_RELEASE);
+	kick(g->kick[0]);
+}
+
+/* Frames from @src the backend placed on vring 0 since *@seen. */
+static uint16_t rx_from(struct guest *g, uint16_t *seen, const uint8_t *src)
+{
+	struct vused *u = ring_used(g, 0);
+	uint16_t end = __atomic_load_n(&u->idx, __ATOMIC_ACQUIRE), n = 0;
+
+	for (; *seen != end; (*seen)++) {
+		uint32_t id = u->ring[*seen % QSZ].id;
+		const uint8_t *b;
+
+		if (id >= RX_BUFS) /* not a buffer we offered */
+			continue;
+		b = g->mem + BUF_OFF + (size_t)(RX_SLOT + id) * BUF_SIZE;
+		if (memcmp(b + NET_HDR + 6, src, 6) == 0)
+			n++;
+	}
+	return n;
+}
+
+/* @n unicast frames from the probe port's device to our MAC, consumed? */
+static uint16_t to_us(struct guest *p, uint16_t n)
+{
+	uint16_t start = p->avail_idx;
+
+	for (uint16_t i = 0; i < n; i++) {
+		uint16_t slot = (uint16_t)(16 + (p->avail_idx % 32));
+		uint8_t *b = p->mem + BUF_OFF + (size_t)slot * BUF_SIZE;
+
+		frame_write(p, slot);
+		b[NET_HDR + 11] = 0x02; /* source: ...:02, dst: our MAC */
+		desc_set(p, slot,
+			 GPA_BASE + BUF_OFF + (uint64_t)slot * BUF_SIZE,
+			 NET_HDR + FRAME_LEN, 0, 0);
+		tx_post(p, slot);
+		if (i % 16 == 15) /* at most 32 slots in flight */
+			tx_wait(p, (uint16_t)(start + i + 1), opt.timeout_ms);
+	}
+	return (uint16_t)(tx_wait(p, (uint16_t)(start + n), opt.timeout_ms) -
+			  start);
+}
+
+/* Wait up to @ms for @want frames from @src on vring 0; how many came. */
+static uint16_t rx_wait(struct guest *g, uint16_t *seen, const uint8_t *src,
+			uint16_t want, int ms)
+{
+	uint64_t end = now_ms() + (uint64_t)ms;
+	uint16_t got = rx_from(g, seen, src);
+
+	while (got < want && now_ms() < end) {
+		sleep_ms(5);
+		got = (uint16_t)(got + rx_from(g, seen, src));
+	}
+	return got;
+}
+
+static void s_rx_disabled_running(struct report *r, uint64_t arg)
+{
+	uint8_t src[6];
+	struct dev d, p;
+	struct report dummy;
+	uint16_t seen = 0, k;
+
+	(void)arg;
+	memcpy(src, our_mac, 6);
+	src[5] = 0x02;
+	SENT(r,
+	     "running device disables its rx ring (vring 0) and enables it "
+	     "again; unicast to it from a device on the probe port, 8 "
+	     "before, 20 while disabled (held %d ms), 20 after",
+	     opt.hold_ms);
+	memset(&dummy, 0, sizeof(dummy));
+	guest_init(&p.g);
+	if (conn_open(&p.c, opt.probe) < 0 ||
+	    handshake(&p.c, &p.g, &(const char *){""}) != OUT_OK) {
+		GOT(r, "the probe port could not be brought up");
+		dev_down(&p, &dummy);
+		return;
+	}
+	if (dev_up(&d, r) < 0) {
+		dev_down(&d, r);
+		dev_down(&p, &dummy);
+		return;
+	}
+	rx_post(&d.g);
+	tx_valid(&d.g, 16); /* our MAC, learned on the attacked port */
+	tx_wait(&d.g, 1, opt.timeout_ms);
+	k = to_us(&p.g, 8);
+	GOT(r, "enabled: %u of 8 sent, %u of 8 delivered", k,
+	    rx_wait(&d.g, &seen, src, 8, opt.timeout_ms));
+	GOT(r, "SET_VRING_ENABLE vring 0 off: %s",
+	    out_str(vu_set_state(&d.c, VU_SET_VRING_ENABLE, 0, 0)));
+	k = to_us(&p.g, 20);
+	sleep_ms(opt.hold_ms);
+	GOT(r, "disabled: %u of 20 sent, %u of 20 delivered", k,
+	    rx_from(&d.g, &seen, src));
+	GOT(r, "SET_VRING_ENABLE vring 0 on: %s",
+	    out_str(vu_set_state(&d.c, VU_SET_VRING_ENABLE, 0, 1)));
+	k = to_us(&p.g, 20);
+	GOT(r, "enabled again: %u of 20 sent, %u of 20 delivered", k,
+	    rx_wait(&d.g, &seen, src, 20, opt.timeout_ms));
+	dev_down(&d, r);
+	dev_down(&p, &dummy);
+}
+
 /* ---- the scenario table and main ---------------------------------------- */
 
 typedef void scen_fn(struct report *r, uint64_t arg);
@@ -3322,6 +3456,7 @@ static const struct scenario scenarios[] = {
 	{"mem_fd_disk", s_mem_fd_disk, 0},
 	{"reply_block_running", s_reply_block_running, BLOCK_ENABLE_ACK},
 	{"log_block_running", s_reply_block_running, BLOCK_LOG_BASE},
+	{"rx_disabled_running", s_rx_disabled_running, 0},
 };
 
 #define N_SCEN (sizeof(scenarios) / sizeof(scenarios[0]))

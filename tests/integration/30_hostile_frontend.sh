@@ -27,6 +27,11 @@
 # connection's reads and replies; they run now, with the ring-state
 # attacks (vring_num_running, vring_base_packed, packed_after_num) and the
 # unread-socket ones (reply_block_running, log_block_running).
+# rx_disabled_running: the attacker disables its running pair 0's rx
+# ring, then enables it, while a device on p sends it unicast; checked
+# here: c's drop_tx_full counts the frames sent while disabled, none was
+# written into the ring, all 20 after enabling arrive, and `vswctl
+# queues c` said meanwhile that q0's rx ring is not enabled.
 # 51_stalled_frontend holds the stalling ones longer, timing vswctl and a
 # port-del of the stalled port meanwhile.
 # HOSTILE_SCENARIOS="name ..." runs only those (vhost_hostile --list names
@@ -253,7 +258,36 @@ note "attacking c with ${#SCEN[@]} scenario(s)"
 for s in "${SCEN[@]}"; do
 	trial_room "$s"
 	bad0=$(port_ctr c drop_bad_offload) off0=$(port_ctr c offload_rx)
+	full0=$(port_ctr c drop_tx_full) qpid=
+	if [ "$s" = rx_disabled_running ]; then
+		# what vswctl says about c's queues meanwhile
+		while :; do
+			"$VSWCTL" --file-prefix "$PREFIX" queues c 2>&1
+			sleep 0.2
+		done >"$T/queues_c.txt" &
+		qpid=$!
+	fi
 	run_scenario "$s"
+	if [ -n "$qpid" ]; then
+		kill "$qpid" 2>/dev/null
+		wait "$qpid" 2>/dev/null || true
+	fi
+	# pair 0's rx ring disabled under a running guest: nothing written
+	# into it, what was sent to it dropped as tx_full (after the hold),
+	# delivery again once enabled, and vswctl says why meanwhile
+	if [ "$s" = rx_disabled_running ]; then
+		n=$(( $(port_ctr c drop_tx_full) - full0 ))
+		line=$(cat "$T/scenario.out")
+		note "rx_disabled_running: c drop_tx_full +$n"
+		[ "$n" -ge 20 ] || BAD+=("rx_disabled_running: c drop_tx_full +$n, want at least the 20 sent while disabled")
+		for want in "enabled: 8 of 8 sent, 8 of 8 delivered" \
+			"disabled: 20 of 20 sent, 0 of 20 delivered" \
+			"enabled again: 20 of 20 sent, 20 of 20 delivered"; do
+			[[ $line == *"$want"* ]] || BAD+=("rx_disabled_running: not '$want'")
+		done
+		grep -q "q0: the guest has not enabled this queue pair's rx ring" "$T/queues_c.txt" ||
+			BAD+=("rx_disabled_running: vswctl queues c never said q0's rx ring is not enabled")
+	fi
 	# the lies that must be dropped where they enter, and only they (the
 	# eight marked bad in vhost_hostile.c's lies[]); taken as offloaded
 	# frames: the two valid ones the library marks (gso_size 65535, the
