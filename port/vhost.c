@@ -101,26 +101,46 @@ static void forget_guest(struct vsw_vhost_port *vp)
  * Library thread: one frontend per port, a second one is refused here;
  * every message of the one accepted passes vsw's guard first.  The guard
  * looks for the connection's socket outside map_lock (a leaf lock).
+ *
+ * A frontend that closes and connects again at once finds its old
+ * connection still there: the library takes the new one from the
+ * listening socket before it reads the old one's end (one poll round
+ * has both).  So a connection that comes while the port's frontend has
+ * closed its end of the socket is not refused but kept as the port's
+ * successor (next_vid): the library tears the old one down on the same
+ * thread within a round, before the successor's messages get far (its
+ * first reply is still to come), and destroy_connection then makes the
+ * successor the port's frontend.  A third connection, or a second one
+ * while the first still holds its end, is refused.
  */
 static int new_connection(int vid)
 {
 	char name[VSW_PORT_NAME_MAX] = "";
 	struct vsw_vhost_port *vp;
+	int rc = 0, old = -1;
 	bool busy;
-	int rc = 0;
 
 	vsw_vhost_map_lock();
 	vp = vsw_vhost_map_find(vid);
-	busy = vp != NULL && vp->conn_vid >= 0;
+	busy = vp != NULL && (vp->conn_vid >= 0 || vp->next_vid >= 0);
+	if (busy && vp->next_vid < 0)
+		old = vp->conn_vid;
 	if (vp != NULL)
 		snprintf(name, sizeof(name), "%s", vp->base.name);
 	vsw_vhost_map_unlock();
-	if (vp == NULL || busy || vsw_vhost_guard_attach(vid) < 0)
+	if (old >= 0 && vsw_vhost_guard_peer_gone(old))
+		busy = false; /* a successor */
+	else
+		old = -1;
+	if (vp == NULL || busy || vsw_vhost_guard_attach(vid, old) < 0)
 		rc = -1;
 	vsw_vhost_map_lock();
 	vp = rc == 0 ? vsw_vhost_map_find(vid) : NULL;
-	if (vp == NULL || vp->conn_vid >= 0) {
+	if (vp == NULL || vp->next_vid >= 0 ||
+	    (vp->conn_vid >= 0 && vp->conn_vid != old)) {
 		rc = -1;
+	} else if (vp->conn_vid >= 0) {
+		vp->next_vid = vid;
 	} else {
 		vp->conn_vid = vid;
 		vp->conn_tsc = rte_rdtsc();
@@ -132,7 +152,28 @@ static int new_connection(int vid)
 			 "%s: refused a second vhost-user connection (vid %d): "
 			 "the port has a frontend",
 			 name, vid);
+	else if (rc == 0 && old >= 0)
+		PORT_LOG(INFO,
+			 "%s: vhost-user connection (vid %d) follows vid %d, "
+			 "whose frontend closed it",
+			 name, vid, old);
 	return rc;
+}
+
+/* The port's frontend is gone: its successor, if one came (new_connection),
+ * is the frontend from now on; none while the port is being deleted. */
+static void take_successor(struct vsw_vhost_port *vp)
+{
+	vsw_vhost_map_lock();
+	if (vp->next_vid >= 0 && vp->conn_vid < 0) {
+		if (!__atomic_load_n(&vp->closing, __ATOMIC_ACQUIRE)) {
+			vp->conn_vid = vp->next_vid;
+			vp->conn_tsc = rte_rdtsc();
+			forget_guest(vp);
+		}
+		vp->next_vid = -1;
+	}
+	vsw_vhost_map_unlock();
 }
 
 static void destroy_connection(int vid)
@@ -141,6 +182,8 @@ static void destroy_connection(int vid)
 
 	vsw_vhost_map_lock();
 	vp = vsw_vhost_map_find(vid);
+	if (vp != NULL && vp->next_vid == vid)
+		vp->next_vid = -1; /* a successor that left first */
 	if (vp != NULL && vp->conn_vid == vid) {
 		mine = vp;
 		vp->conn_vid = -1;
@@ -157,6 +200,8 @@ static void destroy_connection(int vid)
 	if (mine != NULL)
 		vsw_vhost_acked_closed(mine, vid);
 	vsw_vhost_guard_detach(vid);
+	if (mine != NULL)
+		take_successor(mine);
 }
 
 /*
@@ -549,6 +594,7 @@ static void init_fields(struct vsw_vhost_port *vp,
 {
 	vp->vid = -1;
 	vp->conn_vid = -1;
+	vp->next_vid = -1;
 	vsw_vhost_acked_init(vp, env->run_dir);
 	vp->nr_qp = 1;
 	vp->n_workers = env->n_workers;

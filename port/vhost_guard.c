@@ -42,6 +42,7 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <linux/sockios.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,21 @@ static bool swap_call_fd(int vid, struct vsw_guard_ctx *c, int ring)
 	return true;
 }
 
+/* Is @vid its port's frontend, not a successor still waiting for its
+ * predecessor's teardown (vhost.c new_connection)?  The port's call fds
+ * (vhost_call.c) are the frontend's. */
+static bool is_frontend(int vid)
+{
+	struct vsw_vhost_port *vp;
+	bool yes;
+
+	vsw_vhost_map_lock();
+	vp = vsw_vhost_map_find(vid);
+	yes = vp == NULL || vp->conn_vid == vid;
+	vsw_vhost_map_unlock();
+	return yes;
+}
+
 enum rte_vhost_msg_result vsw_vhost_guard(int vid, void *arg)
 {
 	struct vsw_guard_ctx *c = arg;
@@ -178,6 +194,11 @@ enum rte_vhost_msg_result vsw_vhost_guard(int vid, void *arg)
 	why = vsw_guard_rules(&conns[vid].rules, &c->msg, fds, nfds, features);
 	if (why != NULL)
 		return refuse(c, vid, why);
+	if (c->msg.request == VSW_REQ_SET_VRING_CALL && !is_frontend(vid))
+		return refuse(c, vid,
+			      "SET_VRING_CALL before this connection is the "
+			      "port's frontend (the one before it is not torn "
+			      "down yet)");
 	if (c->msg.request == VSW_REQ_SET_VRING_CALL &&
 	    !swap_call_fd(vid, c, vsw_guard_ring_of(&c->msg)))
 		return refuse(c, vid,
@@ -193,13 +214,14 @@ static const struct rte_vhost_user_extern_ops guard_ops = {
 
 /*
  * The socket of a connection to @path made just now: the one unix socket
- * of ours, not listening, whose own address (a server port's accepted
- * connection) or peer's (a client port's) is @path.  vsw refuses a second
- * connection to a port before it gets here, and the library closes a
- * connection's socket before it reports it gone, so there is one; -1 if
- * not.
+ * of ours but @beside, not listening, whose own address (a server port's
+ * accepted connection) or peer's (a client port's) is @path.  vsw refuses
+ * a second connection to a port before it gets here, but for a successor
+ * (vhost.c), whose predecessor's socket is @beside; and the library
+ * closes a connection's socket before it reports it gone, so there is
+ * one; -1 if not.
  */
-static int find_conn_fd(const char *path)
+static int find_conn_fd(const char *path, int beside)
 {
 	DIR *d = opendir("/proc/self/fd");
 	struct dirent *de;
@@ -214,7 +236,7 @@ static int find_conn_fd(const char *path)
 		int fd = atoi(de->d_name), acc = 1;
 
 		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
-		    fd == dirfd(d))
+		    fd == dirfd(d) || fd == beside)
 			continue;
 		memset(&self, 0, sizeof(self));
 		memset(&peer, 0, sizeof(peer));
@@ -245,7 +267,7 @@ static int sock_timeouts(int fd)
 	return 0;
 }
 
-int vsw_vhost_guard_attach(int vid)
+int vsw_vhost_guard_attach(int vid, int beside)
 {
 	char path[PATH_MAX] = "";
 	int fd;
@@ -253,7 +275,9 @@ int vsw_vhost_guard_attach(int vid)
 	if (vid < 0 || vid >= RTE_MAX_VHOST_DEVICE ||
 	    rte_vhost_get_ifname(vid, path, sizeof(path)) < 0)
 		return -EINVAL;
-	fd = find_conn_fd(path);
+	fd = find_conn_fd(path, beside >= 0 && beside < RTE_MAX_VHOST_DEVICE
+					? conns[beside].fd
+					: -1);
 	if (fd < 0 || sock_timeouts(fd) < 0) {
 		PORT_LOG(ERR,
 			 "vhost-user %s (vid %d): cannot find the "
@@ -266,6 +290,17 @@ int vsw_vhost_guard_attach(int vid)
 	return rte_vhost_extern_callback_register(vid, &guard_ops, NULL) < 0
 		       ? -EIO
 		       : 0;
+}
+
+bool vsw_vhost_guard_peer_gone(int vid)
+{
+	struct pollfd pf;
+
+	if (vid < 0 || vid >= RTE_MAX_VHOST_DEVICE || conns[vid].fd < 0)
+		return false;
+	pf = (struct pollfd){conns[vid].fd, POLLRDHUP, 0};
+	return poll(&pf, 1, 0) == 1 &&
+	       (pf.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
 void vsw_vhost_guard_detach(int vid)

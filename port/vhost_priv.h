@@ -59,8 +59,12 @@ struct vsw_vhost_port {
 	 * writer: vhost thread; readers: control, workers (rx bound) */
 	uint16_t guest_qp;
 	/* the connection we serve (-1: none); a second one is refused at
-	 * connect; writer: the library's threads under map_lock */
+	 * connect, but for a successor (next_vid, -1: none): one that came
+	 * after conn_vid's frontend closed its end and before the library
+	 * tore conn_vid down, served from that teardown on (vhost.c);
+	 * writer: the library's threads under map_lock */
 	int conn_vid;
+	int next_vid;
 	/* guest RX vrings enabled, bit per queue pair; writer: vhost thread
 	 * (vring_state_changed) for conn_vid only, cleared when the guest
 	 * goes; readers: workers (a stale bit only sends to queue 0 or to a
@@ -194,8 +198,13 @@ struct vsw_vhost_port *vsw_vhost_port_of(int vid);
 /* vhost_guard.c: the message firewall (rules: vhost_guard_rules.c). */
 
 /* Put the firewall in front of connection @vid, made just now: finds its
- * socket (bounds its replies and reads).  0 or -errno (refuse it). */
-int vsw_vhost_guard_attach(int vid);
+ * socket (bounds its replies and reads), that of connection @beside (of
+ * the same port, still open; -1: none) left out.  0 or -errno (refuse
+ * it). */
+int vsw_vhost_guard_attach(int vid, int beside);
+/* Has the frontend of connection @vid closed its end of the socket?
+ * (false when not known) */
+bool vsw_vhost_guard_peer_gone(int vid);
 /* Connection @vid is gone (its socket closed). */
 void vsw_vhost_guard_detach(int vid);
 enum rte_vhost_msg_result vsw_vhost_guard(int vid, void *msg);

@@ -2228,19 +2228,20 @@ static void s_reply_flood(struct report *r, uint64_t arg)
 }
 
 /* Connect, handshake, disconnect, N times (alternately abrupt/normal). */
+/* @arg (0: opt.storm) times: connect, handshake, close, and connect
+ * again at once (the backend may not have seen the close yet). */
 static void s_reconnect_storm(struct report *r, uint64_t arg)
 {
-	int ok = 0, first_bad = -1;
+	int ok = 0, first_bad = -1, n = arg != 0 ? (int)arg : opt.storm;
 	const char *why = "";
 	struct guest g;
 
-	(void)arg;
 	SENT(r,
 	     "%d x (connect, full handshake, disconnect; odd ones with "
 	     "GET_VRING_BASE first)",
-	     opt.storm);
+	     n);
 	guest_init(&g);
-	for (int i = 0; i < opt.storm; i++) {
+	for (int i = 0; i < n; i++) {
 		const char *step = "connect";
 		struct conn c;
 		enum out o = conn_open(&c, opt.path) < 0
@@ -2257,7 +2258,7 @@ static void s_reconnect_storm(struct report *r, uint64_t arg)
 			why = step;
 		}
 	}
-	GOT(r, "%d of %d handshakes completed", ok, opt.storm);
+	GOT(r, "%d of %d handshakes completed", ok, n);
 	if (first_bad >= 0)
 		GOT(r, "first failure at #%d (%s)", first_bad, why);
 	guest_fini(&g);
@@ -3100,6 +3101,37 @@ static void s_mem_fd_disk(struct report *r, uint64_t arg)
  * probe port, brought up before, floods broadcasts (to the attacked port
  * too).  Then, still without reading, hold_ms more; then close.
  */
+/* A running device on the probe port (the frames' other end); -1 when
+ * it cannot be brought up (said in @r, released). */
+static int probe_dev_up(struct dev *p, struct report *r)
+{
+	struct report dummy;
+
+	guest_init(&p->g);
+	if (conn_open(&p->c, opt.probe) < 0 ||
+	    handshake(&p->c, &p->g, &(const char *){""}) != OUT_OK) {
+		GOT(r, "the probe port could not be brought up");
+		memset(&dummy, 0, sizeof(dummy));
+		dev_down(p, &dummy);
+		return -1;
+	}
+	return 0;
+}
+
+/* Descriptor @slot of the probe port's device: a frame from ...:02 to
+ * our MAC, or a broadcast (@bcast); not posted yet. */
+static void probe_frame(struct guest *p, uint16_t slot, bool bcast)
+{
+	uint8_t *b = p->mem + BUF_OFF + (size_t)slot * BUF_SIZE;
+
+	frame_write(p, slot);
+	if (bcast)
+		memset(b + NET_HDR, 0xff, 6);
+	b[NET_HDR + 11] = 0x02;
+	desc_set(p, slot, GPA_BASE + BUF_OFF + (uint64_t)slot * BUF_SIZE,
+		 NET_HDR + FRAME_LEN, 0, 0);
+}
+
 enum { BLOCK_ENABLE_ACK, BLOCK_LOG_BASE };
 
 static int block_msgs(struct conn *c, uint64_t kind, unsigned int *sent)
@@ -3155,13 +3187,8 @@ static void s_reply_block_running(struct report *r, uint64_t kind)
 				    : "SET_VRING_ENABLE with NEED_REPLY",
 	     opt.hold_ms);
 	memset(&dummy, 0, sizeof(dummy));
-	guest_init(&p.g);
-	if (conn_open(&p.c, opt.probe) < 0 ||
-	    handshake(&p.c, &p.g, &(const char *){""}) != OUT_OK) {
-		GOT(r, "the probe port could not be brought up");
-		dev_down(&p, &dummy);
+	if (probe_dev_up(&p, r) < 0)
 		return;
-	}
 	if (dev_up(&d, r) < 0 || (kind == BLOCK_ENABLE_ACK && !d.c.ack)) {
 		if (d.c.fd >= 0)
 			GOT(r, "no REPLY_ACK: skipped");
@@ -3187,16 +3214,9 @@ static void s_reply_block_running(struct report *r, uint64_t kind)
 	block_msgs(&d.c, kind, &sent);
 	GOT(r, "%u messages taken", sent);
 	for (uint16_t i = 0; i < 50; i++) {
-		uint8_t *b;
 		uint16_t slot = (uint16_t)(16 + i % 32);
 
-		frame_write(&p.g, slot);
-		b = p.g.mem + BUF_OFF + (size_t)slot * BUF_SIZE;
-		memset(b + NET_HDR, 0xff, 6);
-		b[NET_HDR + 11] = 0x02;
-		desc_set(&p.g, slot,
-			 GPA_BASE + BUF_OFF + (uint64_t)slot * BUF_SIZE,
-			 NET_HDR + FRAME_LEN, 0, 0);
+		probe_frame(&p.g, slot, true);
 		tx_post(&p.g, slot);
 		tx_wait(&p.g, (uint16_t)(i + 1), 100);
 	}
@@ -3271,13 +3291,8 @@ static uint16_t to_us(struct guest *p, uint16_t n)
 
 	for (uint16_t i = 0; i < n; i++) {
 		uint16_t slot = (uint16_t)(16 + (p->avail_idx % 32));
-		uint8_t *b = p->mem + BUF_OFF + (size_t)slot * BUF_SIZE;
 
-		frame_write(p, slot);
-		b[NET_HDR + 11] = 0x02; /* source: ...:02, dst: our MAC */
-		desc_set(p, slot,
-			 GPA_BASE + BUF_OFF + (uint64_t)slot * BUF_SIZE,
-			 NET_HDR + FRAME_LEN, 0, 0);
+		probe_frame(p, slot, false);
 		tx_post(p, slot);
 		if (i % 16 == 15) /* at most 32 slots in flight */
 			tx_wait(p, (uint16_t)(start + i + 1), opt.timeout_ms);
@@ -3316,13 +3331,8 @@ static void s_rx_disabled_running(struct report *r, uint64_t arg)
 	     "before, 20 while disabled (held %d ms), 20 after",
 	     opt.hold_ms);
 	memset(&dummy, 0, sizeof(dummy));
-	guest_init(&p.g);
-	if (conn_open(&p.c, opt.probe) < 0 ||
-	    handshake(&p.c, &p.g, &(const char *){""}) != OUT_OK) {
-		GOT(r, "the probe port could not be brought up");
-		dev_down(&p, &dummy);
+	if (probe_dev_up(&p, r) < 0)
 		return;
-	}
 	if (dev_up(&d, r) < 0) {
 		dev_down(&d, r);
 		dev_down(&p, &dummy);
@@ -3430,6 +3440,7 @@ static const struct scenario scenarios[] = {
 	{"tx_offload_lies", s_tx_offload_lies, 0},
 	{"reset_owner_rerun", s_reset_rerun, 0},
 	{"reset_owner_loop", s_reset_loop, 20},
+	{"reconnect_quick", s_reconnect_storm, 40},
 	{"reconnect_storm", s_reconnect_storm, 0},
 	{"conn_flood", s_conn_flood, 0},
 	{"heap_hog", s_heap_hog, 0},

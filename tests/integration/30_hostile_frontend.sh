@@ -27,6 +27,10 @@
 # connection's reads and replies; they run now, with the ring-state
 # attacks (vring_num_running, vring_base_packed, packed_after_num) and the
 # unread-socket ones (reply_block_running, log_block_running).
+# reconnect_quick (40) and, heavy, reconnect_storm (1100): connect,
+# handshake, close and connect again at once; every one must complete
+# (vsw refused each reconnect that came before the library had read the
+# old connection's close, until it took such a one as the successor).
 # rx_disabled_running: the attacker disables its running pair 0's rx
 # ring, then enables it, while a device on p sends it unicast; checked
 # here: c's drop_tx_full counts the frames sent while disabled, none was
