@@ -15,9 +15,10 @@
 # what they were before any guest came, vsw maps none of the attacker's
 # memory, and c still serves a normal guest that receives broadcasts.
 #
-# By default (the suite) every scenario runs but the heavy ones, of which
-# only kick_blocking and call_pipe_full (~2 min); HOSTILE_ALL=1 runs them
-# all (~10 min, tools/soak --hostile and before a release).  Scenarios
+# By default (the suite) every scenario runs (~3 min under ASan here; the
+# heavy ones were left out until the suite missed reconnect_storm's
+# failure); HOSTILE_QUICK=1 leaves out the heavy ones but kick_blocking
+# and call_pipe_full (~2.5 min), for a quicker look.  Scenarios
 # that only DPDK 22.11 itself fails, and vsw cannot stop from outside the
 # library, are left out unless HOSTILE_DPDK=1 (docs/security.md):
 # fds_on_bad_index (the library leaks the fds of a vring message whose
@@ -229,7 +230,7 @@ else
 	while read -r s; do
 		[[ $KNOWN_DPDK == *" $s "* ]] && [ "${HOSTILE_DPDK:-0}" != 1 ] && continue
 		[[ $HEAVY == *" $s "* ]] && [[ $QUICK_HEAVY != *" $s "* ]] &&
-			[ "${HOSTILE_ALL:-0}" != 1 ] && continue
+			[ "${HOSTILE_QUICK:-0}" = 1 ] && continue
 		SCEN+=("$s")
 	done < <("$HOSTILE" --list)
 fi
