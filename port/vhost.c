@@ -111,7 +111,12 @@ static void forget_guest(struct vsw_vhost_port *vp)
  * thread within a round, before the successor's messages get far (its
  * first reply is still to come), and destroy_connection then makes the
  * successor the port's frontend.  A third connection, or a second one
- * while the first still holds its end, is refused.
+ * while the first still holds its end, is refused.  Server ports only:
+ * a client port (vsw connects) connects again only after the library
+ * tore its old connection down, from its reconnect thread, which must
+ * not read the guard's table of the vhost-events thread's connections
+ * (vsw_vhost_guard_peer_gone); a server port's accept and every
+ * teardown run on that one thread.
  */
 static int new_connection(int vid)
 {
@@ -123,7 +128,7 @@ static int new_connection(int vid)
 	vsw_vhost_map_lock();
 	vp = vsw_vhost_map_find(vid);
 	busy = vp != NULL && (vp->conn_vid >= 0 || vp->next_vid >= 0);
-	if (busy && vp->next_vid < 0)
+	if (busy && vp->next_vid < 0 && vp->base.conf.mode == VSW_VHOST_SERVER)
 		old = vp->conn_vid;
 	if (vp != NULL)
 		snprintf(name, sizeof(name), "%s", vp->base.name);

@@ -203,7 +203,8 @@ struct vsw_vhost_port *vsw_vhost_port_of(int vid);
  * it). */
 int vsw_vhost_guard_attach(int vid, int beside);
 /* Has the frontend of connection @vid closed its end of the socket?
- * (false when not known) */
+ * (false when not known)  The vhost-events thread only: it reads the
+ * table that thread's accepts and teardowns write. */
 bool vsw_vhost_guard_peer_gone(int vid);
 /* Connection @vid is gone (its socket closed). */
 void vsw_vhost_guard_detach(int vid);
