@@ -3248,6 +3248,7 @@ static void s_reply_block_running(struct report *r, uint64_t kind)
 #define VRING_F_WRITE 2
 #define RX_SLOT 512u /* rx buffers: slots 512..639 of the buffer area */
 #define RX_BUFS 128u
+#define MARKS 4 /* to_us's marks 1..3 and 0, none */
 
 /* Offer RX_BUFS writable buffers on vring 0 (guest RX) and kick. */
 static void rx_post(struct guest *g)
@@ -3265,11 +3266,13 @@ static void rx_post(struct guest *g)
 	kick(g->kick[0]);
 }
 
-/* Frames from @src the backend placed on vring 0 since *@seen. */
-static uint16_t rx_from(struct guest *g, uint16_t *seen, const uint8_t *src)
+/* Frames from @src the backend placed on vring 0 since *@seen, added to
+ * @by by their mark (to_us; 0: none or another). */
+static void rx_from(struct guest *g, uint16_t *seen, const uint8_t *src,
+		    uint16_t by[MARKS])
 {
 	struct vused *u = ring_used(g, 0);
-	uint16_t end = __atomic_load_n(&u->idx, __ATOMIC_ACQUIRE), n = 0;
+	uint16_t end = __atomic_load_n(&u->idx, __ATOMIC_ACQUIRE);
 
 	for (; *seen != end; (*seen)++) {
 		uint32_t id = u->ring[*seen % QSZ].id;
@@ -3279,13 +3282,13 @@ static uint16_t rx_from(struct guest *g, uint16_t *seen, const uint8_t *src)
 			continue;
 		b = g->mem + BUF_OFF + (size_t)(RX_SLOT + id) * BUF_SIZE;
 		if (memcmp(b + NET_HDR + 6, src, 6) == 0)
-			n++;
+			by[b[NET_HDR + 14] < MARKS ? b[NET_HDR + 14] : 0]++;
 	}
-	return n;
 }
 
-/* @n unicast frames from the probe port's device to our MAC, consumed? */
-static uint16_t to_us(struct guest *p, uint16_t n)
+/* @n unicast frames from the probe port's device to our MAC, the first
+ * payload byte @mark (which phase of a scenario sent them), consumed? */
+static uint16_t to_us(struct guest *p, uint16_t n, uint8_t mark)
 {
 	uint16_t start = p->avail_idx;
 
@@ -3293,6 +3296,7 @@ static uint16_t to_us(struct guest *p, uint16_t n)
 		uint16_t slot = (uint16_t)(16 + (p->avail_idx % 32));
 
 		probe_frame(p, slot, false);
+		p->mem[BUF_OFF + (size_t)slot * BUF_SIZE + NET_HDR + 14] = mark;
 		tx_post(p, slot);
 		if (i % 16 == 15) /* at most 32 slots in flight */
 			tx_wait(p, (uint16_t)(start + i + 1), opt.timeout_ms);
@@ -3301,26 +3305,28 @@ static uint16_t to_us(struct guest *p, uint16_t n)
 			  start);
 }
 
-/* Wait up to @ms for @want frames from @src on vring 0; how many came. */
+/* Wait up to @ms for @want frames from @src marked @mark on vring 0
+ * (rx_from); how many of them came. */
 static uint16_t rx_wait(struct guest *g, uint16_t *seen, const uint8_t *src,
-			uint16_t want, int ms)
+			uint16_t by[MARKS], uint8_t mark, uint16_t want, int ms)
 {
 	uint64_t end = now_ms() + (uint64_t)ms;
-	uint16_t got = rx_from(g, seen, src);
 
-	while (got < want && now_ms() < end) {
+	rx_from(g, seen, src, by);
+	while (by[mark] < want && now_ms() < end) {
 		sleep_ms(5);
-		got = (uint16_t)(got + rx_from(g, seen, src));
+		rx_from(g, seen, src, by);
 	}
-	return got;
+	return by[mark];
 }
 
 static void s_rx_disabled_running(struct report *r, uint64_t arg)
 {
+	enum { BEFORE = 1, DISABLED, AFTER }; /* the frames' marks */
 	uint8_t src[6];
 	struct dev d, p;
 	struct report dummy;
-	uint16_t seen = 0, k;
+	uint16_t seen = 0, k, by[MARKS] = {0};
 
 	(void)arg;
 	memcpy(src, our_mac, 6);
@@ -3341,20 +3347,24 @@ static void s_rx_disabled_running(struct report *r, uint64_t arg)
 	rx_post(&d.g);
 	tx_valid(&d.g, 16); /* our MAC, learned on the attacked port */
 	tx_wait(&d.g, 1, opt.timeout_ms);
-	k = to_us(&p.g, 8);
+	k = to_us(&p.g, 8, BEFORE);
 	GOT(r, "enabled: %u of 8 sent, %u of 8 delivered", k,
-	    rx_wait(&d.g, &seen, src, 8, opt.timeout_ms));
+	    rx_wait(&d.g, &seen, src, by, BEFORE, 8, opt.timeout_ms));
 	GOT(r, "SET_VRING_ENABLE vring 0 off: %s",
 	    out_str(vu_set_state(&d.c, VU_SET_VRING_ENABLE, 0, 0)));
-	k = to_us(&p.g, 20);
+	k = to_us(&p.g, 20, DISABLED);
 	sleep_ms(opt.hold_ms);
-	GOT(r, "disabled: %u of 20 sent, %u of 20 delivered", k,
-	    rx_from(&d.g, &seen, src));
+	rx_from(&d.g, &seen, src, by);
+	GOT(r, "disabled: %u of 20 sent, %u of 20 delivered", k, by[DISABLED]);
 	GOT(r, "SET_VRING_ENABLE vring 0 on: %s",
 	    out_str(vu_set_state(&d.c, VU_SET_VRING_ENABLE, 0, 1)));
-	k = to_us(&p.g, 20);
+	k = to_us(&p.g, 20, AFTER);
 	GOT(r, "enabled again: %u of 20 sent, %u of 20 delivered", k,
-	    rx_wait(&d.g, &seen, src, 20, opt.timeout_ms));
+	    rx_wait(&d.g, &seen, src, by, AFTER, 20, opt.timeout_ms));
+	GOT(r,
+	    "of the 20 sent while disabled, %u delivered in all (none may "
+	    "outlive tx-hold-us); %u unmarked",
+	    by[DISABLED], by[0]);
 	dev_down(&d, r);
 	dev_down(&p, &dummy);
 }
