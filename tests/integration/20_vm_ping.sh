@@ -5,7 +5,9 @@
 # guests' kicks). Guest 1 pings guest 2 20 times through vsw: at most 1
 # ping is lost, both ports count traffic both ways, the FDB holds each
 # guest's MAC on its port, vsw sent the guests interrupts (calls) and
-# /vsw/queues shows they want them.
+# /vsw/queues shows they want them. Guest 2 has 1024-descriptor rings
+# (run-guest --ring, QEMU's rx_queue_size/tx_queue_size), guest 1
+# QEMU's 256: /vsw/queues shows each guest's own.
 # Skips (77) when QEMU or the guest image cannot be had here.
 # Image: tools/vm/mkimage (cached in $VSW_VM_CACHE or /var/cache/vsw-vm).
 . "$(dirname "$0")/lib.sh"
@@ -28,7 +30,7 @@ ms() { echo $(( $(date +%s%N) / 1000000 )); }
 secs() { printf "%d.%01d" $(( $1 / 1000 )) $(( $1 % 1000 / 100 )); }
 t0=$(ms)
 "$VM/run-guest" --sock "$RUN/vm1.sock" --mac $MAC2 --ip $IP2/24 --log "$T/guest2.log" \
-	--cmd "vsw-serve $COUNT 3 200" --timeout 240 --pidfile "$T/guest2.pid" \
+	--cmd "vsw-serve $COUNT 3 200" --timeout 240 --pidfile "$T/guest2.pid" --ring 1024 \
 	2>"$T/guest2-err.log" &
 G2=$!
 PIDS+=("$G2")
@@ -46,8 +48,12 @@ done
 # (a port goes up only once the guest's virtio-net driver is loaded.)
 # While guest 1 runs: wait for its READY marker and for both MACs in the
 # FDB (a port going down when its guest powers off may flush its entries).
-fdb_ok=0 ready=() wants=
+fdb_ok=0 ready=() wants= rings=
 while kill -0 "$G1" 2>/dev/null; do
+	if [ -n "${ready[1]:-}" ] && [ -n "${ready[2]:-}" ] && [ -z "$rings" ]; then
+		rings=$(for p in vm0 vm1; do jctl raw /vsw/queues,$p 2>/dev/null | jq -r '.[].q0.ring_size'; done | xargs)
+		[[ $rings =~ ^[0-9]+\ [0-9]+$ ]] && note "rx ring sizes: vm0 ${rings% *}, vm1 ${rings#* }" || rings=
+	fi
 	if [ -n "${ready[1]:-}" ] && [ -z "$wants" ]; then
 		wants=$(jctl raw /vsw/queues,vm0 2>/dev/null | jq -r '.[].q0.guest_wants')
 		[ "$wants" = "-" ] && wants=
@@ -101,6 +107,7 @@ for p in vm0 vm1; do
 done
 for p in vm0 vm1; do note "$p: $(jctl port $p | jq -c 'with_entries(select(.key | test("^(rx|tx)_packets$|^drop|^guest_")))')"; done
 case $wants in interrupt | event-idx) ;; *) fail "vm0's kernel guest shows guest_wants '$wants'" ;; esac
+[ "$rings" = "256 1024" ] || fail "rx ring sizes vm0 and vm1 '$rings', expected '256 1024' (run-guest --ring 1024 on guest 2)"
 calls=$(port_ctr vm0 guest_calls)
 [ "$calls" -gt 0 ] || fail "vsw sent no interrupt to the kernel guest on vm0"
 wk=$(jctl raw /vsw/workers | jq -r '.[].worker0 | "\(.sleeps) \(.wakeups_rx)"')

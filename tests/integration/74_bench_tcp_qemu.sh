@@ -5,7 +5,8 @@
 # the on/off ratio and judges the goal row (relative figures: never
 # judged here, only that there is a figure). The sending guest of
 # vsw-tso hands vsw TSO frames (vm0's offload_rx, kept in the bench's
-# log), that of vsw-off none. A bad --tcp-qemu-secs is refused.
+# log), that of vsw-off none. A bad --tcp-qemu-secs or --tcp-qemu-ring
+# (and run-guest --ring) is refused.
 . "$(dirname "$0")/lib.sh"
 PREFIX=vbq$ID
 PREFIXES=("$PREFIX")
@@ -15,6 +16,13 @@ BENCH=$VSW_SRC/tools/bench
 
 out=$("$BENCH" --tcp --tcp-scens qemu --tcp-qemu-secs 0 2>&1) && fail "--tcp-qemu-secs 0 accepted"
 grep -q "tcp-qemu-secs: seconds of 1..300" <<<"$out" || fail "unexpected message: $out"
+out=$("$BENCH" --tcp --tcp-scens qemu --tcp-qemu-ring 300 2>&1) && fail "--tcp-qemu-ring 300 accepted"
+grep -q "tcp-qemu-ring: descriptors per guest ring, 256, 512 or 1024, not '300'" <<<"$out" ||
+	fail "unexpected message: $out"
+out=$("$VM/run-guest" --sock "$T/x.sock" --mac 52:54:00:00:00:09 --log "$T/x.log" --ring 2048 2>&1) &&
+	fail "run-guest --ring 2048 accepted"
+grep -q "run-guest: --ring 2048: expected descriptors per ring, 256, 512 or 1024" <<<"$out" ||
+	fail "unexpected message: $out"
 
 R=$T/bench
 "$BENCH" --tcp --tcp-scens qemu --tcp-cfgs vsw-tso,vsw-off --tcp-qemu-secs 3 --rounds 1 \
