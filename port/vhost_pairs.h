@@ -14,16 +14,22 @@
 
 /*
  * The queue pair tx queue @q (a worker's index) enqueues on: q mod the
- * pairs we serve (@nr), or pair 0 when the guest's RX ring there is not
- * enabled (@en: rx_enabled; it went to fewer pairs, ethtool -L).
+ * pairs we serve (@nr); when the guest's RX ring there is not enabled
+ * (@en: rx_enabled; it went to fewer pairs, ethtool -L, or a frontend
+ * disabled pair 0 and kept others), the lowest of those pairs whose RX
+ * ring is, as OVS remaps its tx queues; pair 0 when none is (the frames
+ * wait for it, then are dropped as tx_full).
  */
 static inline uint16_t vhost_tx_pair(uint16_t q, uint16_t nr, uint32_t en)
 {
 	uint16_t qp = nr > 0 ? q % nr : 0;
+	uint32_t in_use;
 
-	if (qp >= VSW_MAX_QUEUES || !(en & (1u << qp)))
-		qp = 0;
-	return qp;
+	if (qp < VSW_MAX_QUEUES && (en & (1u << qp)))
+		return qp;
+	in_use = en & (nr < VSW_MAX_QUEUES ? (1u << nr) - 1
+					   : (1u << VSW_MAX_QUEUES) - 1);
+	return in_use != 0 ? (uint16_t)__builtin_ctz(in_use) : 0;
 }
 
 /*

@@ -75,6 +75,7 @@ enum vu_req {
 
 /* Feature bits (virtio and vhost-user). */
 #define F_MRG_RXBUF (1ull << 15)
+#define F_MQ (1ull << 22)
 #define F_CSUM (1ull << 0)
 #define F_HOST_TSO4 (1ull << 11)
 #define F_HOST_TSO6 (1ull << 12)
@@ -370,6 +371,7 @@ struct conn {
 	bool ack;	   /* REPLY_ACK negotiated: every set is acked */
 	uint64_t features; /* negotiated virtio features */
 	uint64_t proto;	   /* negotiated protocol features */
+	uint32_t nvr;	   /* vrings handshake() set up; 0: two */
 };
 
 static int conn_open(struct conn *c, const char *path)
@@ -592,11 +594,16 @@ static void peer_diff(const struct peer *before, struct report *r)
 
 static const uint8_t our_mac[6] = {0x02, 0x68, 0x6f, 0x73, 0x74, 0x01};
 
+#define MAX_VR 4 /* vrings: two queue pairs at most (rx_pair0_off_mq) */
+
 struct guest {
 	int memfd;
 	uint8_t *mem;
-	int kick[2], call[2]; /* sent for vrings 0 and 1; -1: "no fd" */
-	uint16_t avail_idx;   /* next free slot of vring 1's avail ring */
+	/* sent for vrings 0..3 (2 and 3 only by a device with two pairs,
+	 * guest.pairs); -1: "no fd" */
+	int kick[MAX_VR], call[MAX_VR];
+	uint16_t avail_idx; /* next free slot of vring 1's avail ring */
+	uint32_t pairs;	    /* queue pairs handshake() brings up: 1, 2 */
 };
 
 static void guest_init(struct guest *g)
@@ -609,7 +616,8 @@ static void guest_init(struct guest *g)
 		      g->memfd, 0);
 	if (g->mem == MAP_FAILED)
 		die("mmap guest memory");
-	for (int q = 0; q < 2; q++) {
+	g->pairs = 1;
+	for (int q = 0; q < MAX_VR; q++) {
 		g->kick[q] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 		g->call[q] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 		if (g->kick[q] < 0 || g->call[q] < 0)
@@ -628,7 +636,7 @@ static void guest_fini(struct guest *g)
 {
 	munmap(g->mem, MEM_SIZE);
 	close_fd(&g->memfd);
-	for (int q = 0; q < 2; q++) {
+	for (int q = 0; q < MAX_VR; q++) {
 		close_fd(&g->kick[q]);
 		close_fd(&g->call[q]);
 	}
@@ -749,8 +757,10 @@ static enum out hs_protocol(struct conn *c, const char **step)
 /* Scenarios that lie in virtio-net headers take the offloads offered. */
 static bool want_offloads;
 
-/* GET_FEATURES, SET_FEATURES, SET_OWNER, protocol features. */
-static enum out hs_negotiate(struct conn *c, const char **step)
+/* GET_FEATURES, SET_FEATURES (with @extra when offered), SET_OWNER,
+ * protocol features. */
+static enum out hs_negotiate_with(struct conn *c, uint64_t extra,
+				  const char **step)
 {
 	struct vu_msg m;
 
@@ -758,11 +768,16 @@ static enum out hs_negotiate(struct conn *c, const char **step)
 	c->features =
 		m.p.u64 &
 		(F_VERSION_1 | F_PROTOCOL_FEATURES | F_INDIRECT_DESC |
-		 F_MRG_RXBUF |
+		 F_MRG_RXBUF | extra |
 		 (want_offloads ? F_CSUM | F_HOST_TSO4 | F_HOST_TSO6 : 0));
 	TRY("SET_FEATURES", vu_set_u64(c, VU_SET_FEATURES, c->features));
 	TRY("SET_OWNER", vu_set(c, VU_SET_OWNER, NULL, 0, NULL, 0));
 	return hs_protocol(c, step);
+}
+
+static enum out hs_negotiate(struct conn *c, const char **step)
+{
+	return hs_negotiate_with(c, 0, step);
 }
 
 static enum out set_mem(struct conn *c, const struct vu_region *regs,
@@ -820,15 +835,15 @@ static enum out hs_vring(struct conn *c, struct guest *g, uint32_t q,
 	return OUT_OK;
 }
 
-/* Enable both vrings, set DRIVER_OK, and wait for it to be processed. */
+/* Enable the vrings (two, or c->nvr), set DRIVER_OK, and wait for it to
+ * be processed. */
 static enum out hs_start(struct conn *c, const char **step)
 {
-	if (c->features & F_PROTOCOL_FEATURES) {
-		TRY("SET_VRING_ENABLE 0",
-		    vu_set_state(c, VU_SET_VRING_ENABLE, 0, 1));
-		TRY("SET_VRING_ENABLE 1",
-		    vu_set_state(c, VU_SET_VRING_ENABLE, 1, 1));
-	}
+	for (uint32_t q = 0; (c->features & F_PROTOCOL_FEATURES) &&
+			     q < (c->nvr > 0 ? c->nvr : 2);
+	     q++)
+		TRY(q == 0 ? "SET_VRING_ENABLE 0" : "SET_VRING_ENABLE 1..",
+		    vu_set_state(c, VU_SET_VRING_ENABLE, q, 1));
 	if (c->proto & PF_STATUS)
 		TRY("SET_STATUS", vu_set_u64(c, VU_SET_STATUS, STATUS_RUNNING));
 	/* the backend starts the device after acking the last message */
@@ -836,29 +851,30 @@ static enum out hs_start(struct conn *c, const char **step)
 	return OUT_OK;
 }
 
+/* Up with @g's queue pairs (VIRTIO_NET_F_MQ negotiated for two). */
 static enum out handshake(struct conn *c, struct guest *g, const char **step)
 {
-	enum out o = hs_negotiate(c, step);
+	enum out o = hs_negotiate_with(c, g->pairs > 1 ? F_MQ : 0, step);
 
+	c->nvr = g->pairs > 1 && (c->features & F_MQ) ? MAX_VR : 2;
 	if (o == OUT_OK)
 		o = hs_mem(c, g, step);
-	if (o == OUT_OK)
-		o = hs_vring(c, g, 0, step);
-	if (o == OUT_OK)
-		o = hs_vring(c, g, 1, step);
+	for (uint32_t q = 0; q < c->nvr && o == OUT_OK; q++)
+		o = hs_vring(c, g, q, step);
 	if (o == OUT_OK)
 		o = hs_start(c, step);
 	return o;
 }
 
-/* A normal stop: GET_VRING_BASE on both vrings (as QEMU does), close. */
+/* A normal stop: GET_VRING_BASE on every vring (as QEMU does), close. */
 static enum out hs_stop(struct conn *c)
 {
 	struct vu_state s = {0, 0};
 	struct vu_msg m;
 	enum out o = OUT_OK;
 
-	for (uint32_t q = 0; q < 2 && o == OUT_OK; q++) {
+	for (uint32_t q = 0; q < (c->nvr > 0 ? c->nvr : 2) && o == OUT_OK;
+	     q++) {
 		s.index = q;
 		o = vu_get(c, VU_GET_VRING_BASE, &s, sizeof(s), &m);
 	}
@@ -3246,32 +3262,41 @@ static void s_reply_block_running(struct report *r, uint64_t kind)
  * delivery resumes.
  */
 #define VRING_F_WRITE 2
-#define RX_SLOT 512u /* rx buffers: slots 512..639 of the buffer area */
+/* rx buffers: slots 512..639 of the buffer area for vring 0, 640..767
+ * for vring 2 */
+#define RX_SLOT 512u
 #define RX_BUFS 128u
 #define MARKS 4 /* to_us's marks 1..3 and 0, none */
 
-/* Offer RX_BUFS writable buffers on vring 0 (guest RX) and kick. */
-static void rx_post(struct guest *g)
+/* The rx buffers' first slot for guest RX vring @q (0 or 2). */
+static size_t rx_slot(uint32_t q)
 {
-	struct vavail *av = ring_avail(g, 0);
-	struct vdesc *d = ring_desc(g, 0);
+	return RX_SLOT + (size_t)(q / 2) * RX_BUFS;
+}
+
+/* Offer RX_BUFS writable buffers on vring @q (guest RX: 0, 2) and kick. */
+static void rx_post(struct guest *g, uint32_t q)
+{
+	struct vavail *av = ring_avail(g, (int)q);
+	struct vdesc *d = ring_desc(g, (int)q);
 
 	for (uint16_t i = 0; i < RX_BUFS; i++) {
-		d[i] = (struct vdesc){
-			GPA_BASE + BUF_OFF + (uint64_t)(RX_SLOT + i) * BUF_SIZE,
-			BUF_SIZE, VRING_F_WRITE, 0};
+		d[i] = (struct vdesc){GPA_BASE + BUF_OFF +
+					      (uint64_t)(rx_slot(q) + i) *
+						      BUF_SIZE,
+				      BUF_SIZE, VRING_F_WRITE, 0};
 		av->ring[i] = i;
 	}
 	__atomic_store_n(&av->idx, (uint16_t)RX_BUFS, __ATOMIC_RELEASE);
-	kick(g->kick[0]);
+	kick(g->kick[q]);
 }
 
-/* Frames from @src the backend placed on vring 0 since *@seen, added to
+/* Frames from @src the backend placed on vring @q since *@seen, added to
  * @by by their mark (to_us; 0: none or another). */
-static void rx_from(struct guest *g, uint16_t *seen, const uint8_t *src,
-		    uint16_t by[MARKS])
+static void rx_from(struct guest *g, uint32_t q, uint16_t *seen,
+		    const uint8_t *src, uint16_t by[MARKS])
 {
-	struct vused *u = ring_used(g, 0);
+	struct vused *u = ring_used(g, (int)q);
 	uint16_t end = __atomic_load_n(&u->idx, __ATOMIC_ACQUIRE);
 
 	for (; *seen != end; (*seen)++) {
@@ -3280,7 +3305,7 @@ static void rx_from(struct guest *g, uint16_t *seen, const uint8_t *src,
 
 		if (id >= RX_BUFS) /* not a buffer we offered */
 			continue;
-		b = g->mem + BUF_OFF + (size_t)(RX_SLOT + id) * BUF_SIZE;
+		b = g->mem + BUF_OFF + (rx_slot(q) + id) * BUF_SIZE;
 		if (memcmp(b + NET_HDR + 6, src, 6) == 0)
 			by[b[NET_HDR + 14] < MARKS ? b[NET_HDR + 14] : 0]++;
 	}
@@ -3305,19 +3330,26 @@ static uint16_t to_us(struct guest *p, uint16_t n, uint8_t mark)
 			  start);
 }
 
-/* Wait up to @ms for @want frames from @src marked @mark on vring 0
- * (rx_from); how many of them came. */
-static uint16_t rx_wait(struct guest *g, uint16_t *seen, const uint8_t *src,
-			uint16_t by[MARKS], uint8_t mark, uint16_t want, int ms)
+/* rx_from on the rx rings of @g's queue pairs: by[k] counts pair k's. */
+static uint16_t rx_pairs(struct guest *g, uint16_t seen[2], const uint8_t *src,
+			 uint16_t by[2][MARKS], uint8_t mark)
+{
+	for (uint32_t k = 0; k < g->pairs && k < 2; k++)
+		rx_from(g, 2 * k, &seen[k], src, by[k]);
+	return (uint16_t)(by[0][mark] + by[1][mark]);
+}
+
+/* Wait up to @ms for @want frames from @src marked @mark on @g's rx
+ * rings (rx_pairs); how many of them came. */
+static uint16_t rx_wait(struct guest *g, uint16_t seen[2], const uint8_t *src,
+			uint16_t by[2][MARKS], uint8_t mark, uint16_t want,
+			int ms)
 {
 	uint64_t end = now_ms() + (uint64_t)ms;
 
-	rx_from(g, seen, src, by);
-	while (by[mark] < want && now_ms() < end) {
+	while (rx_pairs(g, seen, src, by, mark) < want && now_ms() < end)
 		sleep_ms(5);
-		rx_from(g, seen, src, by);
-	}
-	return by[mark];
+	return rx_pairs(g, seen, src, by, mark);
 }
 
 static void s_rx_disabled_running(struct report *r, uint64_t arg)
@@ -3326,7 +3358,7 @@ static void s_rx_disabled_running(struct report *r, uint64_t arg)
 	uint8_t src[6];
 	struct dev d, p;
 	struct report dummy;
-	uint16_t seen = 0, k, by[MARKS] = {0};
+	uint16_t seen[2] = {0}, k, by[2][MARKS] = {{0}};
 
 	(void)arg;
 	memcpy(src, our_mac, 6);
@@ -3344,27 +3376,85 @@ static void s_rx_disabled_running(struct report *r, uint64_t arg)
 		dev_down(&p, &dummy);
 		return;
 	}
-	rx_post(&d.g);
+	rx_post(&d.g, 0);
 	tx_valid(&d.g, 16); /* our MAC, learned on the attacked port */
 	tx_wait(&d.g, 1, opt.timeout_ms);
 	k = to_us(&p.g, 8, BEFORE);
 	GOT(r, "enabled: %u of 8 sent, %u of 8 delivered", k,
-	    rx_wait(&d.g, &seen, src, by, BEFORE, 8, opt.timeout_ms));
+	    rx_wait(&d.g, seen, src, by, BEFORE, 8, opt.timeout_ms));
 	GOT(r, "SET_VRING_ENABLE vring 0 off: %s",
 	    out_str(vu_set_state(&d.c, VU_SET_VRING_ENABLE, 0, 0)));
 	k = to_us(&p.g, 20, DISABLED);
 	sleep_ms(opt.hold_ms);
-	rx_from(&d.g, &seen, src, by);
-	GOT(r, "disabled: %u of 20 sent, %u of 20 delivered", k, by[DISABLED]);
+	GOT(r, "disabled: %u of 20 sent, %u of 20 delivered", k,
+	    rx_pairs(&d.g, seen, src, by, DISABLED));
 	GOT(r, "SET_VRING_ENABLE vring 0 on: %s",
 	    out_str(vu_set_state(&d.c, VU_SET_VRING_ENABLE, 0, 1)));
 	k = to_us(&p.g, 20, AFTER);
 	GOT(r, "enabled again: %u of 20 sent, %u of 20 delivered", k,
-	    rx_wait(&d.g, &seen, src, by, AFTER, 20, opt.timeout_ms));
+	    rx_wait(&d.g, seen, src, by, AFTER, 20, opt.timeout_ms));
 	GOT(r,
 	    "of the 20 sent while disabled, %u delivered in all (none may "
 	    "outlive tx-hold-us); %u unmarked",
-	    by[DISABLED], by[0]);
+	    by[0][DISABLED], by[0][0]);
+	dev_down(&d, r);
+	dev_down(&p, &dummy);
+}
+
+/*
+ * A device with two queue pairs (VIRTIO_NET_F_MQ) disables pair 0's rx
+ * ring and keeps pair 1's: what is sent to it meanwhile goes to pair 1
+ * (OVS remaps its tx queues so too), none into the disabled ring.
+ */
+static void s_rx_pair0_off_mq(struct report *r, uint64_t arg)
+{
+	enum { BEFORE = 1, DISABLED, AFTER }; /* the frames' marks */
+	uint8_t src[6];
+	struct dev d, p;
+	struct report dummy;
+	uint16_t seen[2] = {0}, k, by[2][MARKS] = {{0}};
+
+	(void)arg;
+	memcpy(src, our_mac, 6);
+	src[5] = 0x02;
+	SENT(r, "running device with two queue pairs (MQ) disables pair 0's "
+		"rx ring (vring 0), keeps pair 1's (vring 2), then enables it "
+		"again; unicast to it from a device on the probe port, 8 "
+		"before, 20 while disabled, 20 after");
+	memset(&dummy, 0, sizeof(dummy));
+	if (probe_dev_up(&p, r) < 0)
+		return;
+	guest_init(&d.g);
+	d.g.pairs = 2;
+	if (dev_up_with(&d, r, false) < 0 || d.c.nvr != MAX_VR) {
+		if (d.c.fd >= 0)
+			GOT(r, "handshake failed: VIRTIO_NET_F_MQ not offered");
+		dev_down(&d, r);
+		dev_down(&p, &dummy);
+		return;
+	}
+	rx_post(&d.g, 0);
+	rx_post(&d.g, 2);
+	tx_valid(&d.g, 16); /* our MAC, learned on the attacked port */
+	tx_wait(&d.g, 1, opt.timeout_ms);
+	k = to_us(&p.g, 8, BEFORE);
+	GOT(r, "both enabled: %u of 8 sent, %u of 8 delivered", k,
+	    rx_wait(&d.g, seen, src, by, BEFORE, 8, opt.timeout_ms));
+	GOT(r, "SET_VRING_ENABLE vring 0 off: %s",
+	    out_str(vu_set_state(&d.c, VU_SET_VRING_ENABLE, 0, 0)));
+	k = to_us(&p.g, 20, DISABLED);
+	rx_wait(&d.g, seen, src, by, DISABLED, 20, opt.timeout_ms);
+	GOT(r, "pair 0 disabled: %u of 20 sent, %u on pair 1, %u on pair 0", k,
+	    by[1][DISABLED], by[0][DISABLED]);
+	GOT(r, "SET_VRING_ENABLE vring 0 on: %s",
+	    out_str(vu_set_state(&d.c, VU_SET_VRING_ENABLE, 0, 1)));
+	k = to_us(&p.g, 20, AFTER);
+	GOT(r, "enabled again: %u of 20 sent, %u of 20 delivered", k,
+	    rx_wait(&d.g, seen, src, by, AFTER, 20, opt.timeout_ms));
+	rx_pairs(&d.g, seen, src, by, 0);
+	GOT(r,
+	    "of the 20 sent while disabled, %u on pair 0 in all; %u unmarked",
+	    by[0][DISABLED], by[0][0] + by[1][0]);
 	dev_down(&d, r);
 	dev_down(&p, &dummy);
 }
@@ -3478,6 +3568,7 @@ static const struct scenario scenarios[] = {
 	{"reply_block_running", s_reply_block_running, BLOCK_ENABLE_ACK},
 	{"log_block_running", s_reply_block_running, BLOCK_LOG_BASE},
 	{"rx_disabled_running", s_rx_disabled_running, 0},
+	{"rx_pair0_off_mq", s_rx_pair0_off_mq, 0},
 };
 
 #define N_SCEN (sizeof(scenarios) / sizeof(scenarios[0]))

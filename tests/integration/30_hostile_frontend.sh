@@ -38,6 +38,11 @@
 # written into the ring, then or later (each phase's frames carry their
 # own mark), all 20 after enabling arrive, and `vswctl queues c` said
 # meanwhile that q0's rx ring is not enabled.
+# rx_pair0_off_mq: the attacker brings up two queue pairs (MQ), disables
+# pair 0's rx ring and keeps pair 1's: all 20 frames sent meanwhile
+# arrive on pair 1, none in the disabled ring, and all 20 after enabling
+# it again (vsw dropped them as tx_full until it sent a disabled pair 0's
+# frames to the lowest pair whose rx ring is enabled).
 # 51_stalled_frontend holds the stalling ones longer, timing vswctl and a
 # port-del of the stalled port meanwhile.
 # HOSTILE_SCENARIOS="name ..." runs only those (vhost_hostile --list names
@@ -295,6 +300,16 @@ for s in "${SCEN[@]}"; do
 		done
 		grep -q "q0: the guest has not enabled this queue pair's rx ring" "$T/queues_c.txt" ||
 			BAD+=("rx_disabled_running: vswctl queues c never said q0's rx ring is not enabled")
+	fi
+	# pair 0's rx ring disabled, pair 1's enabled: its frames go to pair 1
+	if [ "$s" = rx_pair0_off_mq ]; then
+		line=$(cat "$T/scenario.out")
+		for want in "both enabled: 8 of 8 sent, 8 of 8 delivered" \
+			"pair 0 disabled: 20 of 20 sent, 20 on pair 1, 0 on pair 0" \
+			"enabled again: 20 of 20 sent, 20 of 20 delivered" \
+			"of the 20 sent while disabled, 0 on pair 0 in all; 0 unmarked"; do
+			[[ $line == *"$want"* ]] || BAD+=("rx_pair0_off_mq: not '$want'")
+		done
 	fi
 	# the lies that must be dropped where they enter, and only they (the
 	# eight marked bad in vhost_hostile.c's lies[]); taken as offloaded

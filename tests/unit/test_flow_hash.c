@@ -326,8 +326,12 @@ static void test_pairs(void)
 
 						shared |= (all & s) != 0;
 						all |= s;
-						/* enabled, or pair 0 */
-						CHECK((s & ~en & ~1u) == 0);
+						/* enabled pairs; pair 0 only
+						 * when none below nr is */
+						CHECK((s & ~en) == 0 ||
+						      (s == 1u &&
+						       (en & ((1u << nr) -
+							      1)) == 0));
 					}
 					if (used > nw) {
 						/* every pair in use, once */
@@ -349,6 +353,14 @@ static void test_pairs(void)
 	/* every bit set: 32 pairs enabled, 16 served */
 	CHECK(vhost_tx_spread(0, 16, 0xffffffffu, 1) == 16);
 	CHECK(fed(0, 16, 0xffffffffu, 1) == 0xffff);
+	/* pair 0's rx ring disabled, pairs 1 and 3 enabled: to pair 1,
+	 * spreading or not; pair 2 disabled too: worker 2 to pair 1 */
+	CHECK(fed(0, 4, 0xa, 1) == 0x2 && vhost_tx_pair(0, 4, 0xa) == 1);
+	CHECK(vhost_tx_pair(2, 4, 0xa) == 1 && vhost_tx_pair(3, 4, 0xa) == 3);
+	/* the enabled pair is beyond those served: pair 0 (dropped) */
+	CHECK(vhost_tx_pair(0, 2, 0x4) == 0);
+	/* nothing enabled: pair 0 */
+	CHECK(vhost_tx_pair(1, 4, 0) == 0);
 	/* guest-rx-spread off: one pair each, as with fewer pairs */
 	CHECK(vhost_tx_fed(0, 4, 0xf, 1, false) == 0x1);
 	CHECK(vhost_tx_fed(1, 4, 0xf, 2, false) == 0x2);

@@ -541,7 +541,8 @@ static void queue_explain(const char *q, const json_t *qd)
 	else if (json_object_get(qd, "tx_enabled") != NULL &&
 		 u64_of(qd, "tx_enabled") == 0 && strcmp(q, "q0") == 0)
 		printf("%s: the guest has not enabled this queue pair's rx "
-		       "ring: frames for it wait or are dropped "
+		       "ring: its frames go to the lowest pair whose rx ring "
+		       "is enabled; with none, they wait or are dropped "
 		       "(drop_tx_full)\n",
 		       q);
 	else if (json_object_get(qd, "tx_enabled") != NULL &&
