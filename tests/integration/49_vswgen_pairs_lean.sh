@@ -6,7 +6,8 @@
 # (sequence checked: no reordering, exact loss) and the prebuilt --lean
 # frames (counted, latency_ns null). A single --lean pair too, and one
 # cycling 300 source MACs (vsw learns them all). The pacer gives up what
-# it missed while vswgen was stopped instead of bursting it. Bad
+# it missed while vswgen was stopped instead of bursting it, and its
+# frames per second (rx_mpps_by_s) show the stop. Bad
 # combinations are usage errors. Functional only: no rate is asserted.
 . "$(dirname "$0")/lib.sh"
 
@@ -94,6 +95,17 @@ note "st: $(jq -c '{tx_packets, tx_skipped, tx_dropped, lost}' "$T/st.json")"
 # ~60,000 missed (the old pacer: 0 skipped, 19,520 refused)
 [ $(($(guest_val st tx_dropped) * 4)) -lt "$(guest_val st tx_skipped)" ] ||
 	fail "st: $(guest_val st tx_dropped) frames refused by the tx ring: the pacer caught up in a burst"
+# its frames per second (rx_mpps_by_s, what tools/bench's slow seconds
+# are made of): the window's three, adding up to what it received (but
+# the drain's few, and 0.0005 M of rounding each), the one with the stop
+# short by most of the 60,000 missed
+secs=$(jq -c .rx_mpps_by_s "$T/st.json")
+note "st: received per second (M) $secs"
+[ "$(jq '.rx_mpps_by_s | length' "$T/st.json")" = 3 ] || fail "st: rx_mpps_by_s $secs, want 3 seconds"
+jq -e '((.rx_mpps_by_s | add) * 1e6) as $s | $s <= .rx_packets + 2000 and $s >= .rx_packets - 5000' \
+	"$T/st.json" >/dev/null || fail "st: rx_mpps_by_s $secs does not add up to rx_packets $(guest_val st rx_packets)"
+jq -e '(.rx_mpps_by_s | min) < 0.85 * (.rx_mpps_by_s | max)' "$T/st.json" >/dev/null ||
+	fail "st: no second of $secs shows the 0.3 s stop"
 
 # usage errors need no EAL and exit 2
 gen_usage_errors "--pairs\|--lean" "--pairs --tx-port 1" "--pairs --macs 4" \

@@ -4,6 +4,9 @@
 # pktgen binary are refused with a message before anything starts; the
 # report pairs each pktgen trial with the vswgen trial of the same case
 # and round and calls a ratio within 5 % agreement, one outside not.
+# trial.py turns vswgen's frames per second into the best second and the
+# share of slow seconds, and report.py shows each round's against the
+# best second of the case.
 # No DPDK process runs: the trials are made up.
 . "$(dirname "$0")/lib.sh"
 
@@ -45,4 +48,34 @@ grep -q "^| v2v | 64 | vsw | 10.20 | " "$R/results.md" || fail "vsw's vswgen med
 [ "$(jq '[.generators[] | select(.dut == "vsw")][0].agree' "$R/results.json")" = true ] ||
 	fail "results.json: vsw does not agree"
 tail -1 "$T/report.log" | grep -q "^v2v64 vsw/ovs-normal=" || fail "the headline is not the last line"
+
+# trial.py: vswgen's frames per second make the trial's best second and
+# the share of its seconds under 70 % of it (3 of 10 in round 1); a round
+# slow throughout (3) has none under its own best, so report.py measures
+# each round's seconds against the best of every round of the case:
+# 30 / 0 / 100 in the main table
+S=$T/slow
+mkdir -p "$S"
+cp "$R/machine.json" "$S/"
+gen() { # FILE SECONDS...: a vswgen --json result with those seconds
+	local f=$1 secs
+	shift
+	secs=$(IFS=,; echo "$*")
+	echo "{\"tx_packets\": 100, \"tx_dropped\": 0, \"tx_ring_full\": 0, \"rx_mpps\": 13.6, \"rx_gbps\": 9, \"loss_pct\": 0, \"offered_mpps\": 30, \"tx_mpps\": 13.6, \"latency_ns\": null, \"rx_mpps_by_s\": [$secs]}" >"$f"
+}
+gen "$S/g1.json" 16 16.2 8 7.9 8.1 16 15.8 16.1 16 16
+gen "$S/g2.json" 16 16.2 15.9 16 16.1 16 15.8 16.1 16 16
+gen "$S/g3.json" 8 8.1 7.9 8 8.1 8 7.8 8.1 8 8
+for r in 1 2 3; do
+	python3 "$VSW_SRC/tools/bench.d/trial.py" "$S/trials.jsonl" main vsw v2v 64 $r 1 50 \
+		"$S/g$r.json" "$S/none" "" "" 160 1 >"$S/trial$r.log" 2>&1 ||
+		fail "trial.py: $(cat "$S/trial$r.log")"
+done
+grep -q "best second 16.20 Mpps, 30% of seconds under 70% of it" "$S/trial1.log" || fail "trial.py round 1: $(cat "$S/trial1.log")"
+grep -q "best second 16.20 Mpps, 0% of seconds under 70% of it" "$S/trial2.log" || fail "trial.py round 2: $(cat "$S/trial2.log")"
+grep -q "best second 8.10 Mpps, 0% of seconds under 70% of it" "$S/trial3.log" || fail "trial.py round 3: $(cat "$S/trial3.log")"
+[ "$(jq -s '.[0].slow_s_pct' "$S/trials.jsonl")" = 30 ] || fail "trials.jsonl: slow_s_pct $(jq -s '.[0].slow_s_pct' "$S/trials.jsonl")"
+python3 "$VSW_SRC/tools/bench.d/report.py" "$S" >"$T/report2.log" 2>&1 || fail "report.py: $(cat "$T/report2.log")"
+grep "^| v2v | 64 | vsw | " "$S/results.md" | grep -q "| 30 / 0 / 100 |$" ||
+	fail "main table: $(grep "^| v2v | 64 | vsw | " "$S/results.md")"
 echo PASS

@@ -11,6 +11,7 @@ import shutil
 import sys
 
 import blocks
+from trial import slow_share
 import gencheck  # vswgen against pktgen (tools/bench --gen)
 import tcp  # the TCP block (tools/bench --tcp)
 import vxlan  # the VXLAN block (tools/bench --vxlan)
@@ -69,12 +70,20 @@ def main():
                   "tx_ring_full_share", "dut_cycles_per_packet",
                   "probe_rtt_ns", "zero_loss_mpps"):
             row[k] = med([t.get(k) for t in ts])
+        # slow seconds against the best second of any round of the case
+        # (a round slow throughout has no fast second of its own)
+        best = max([t.get("rx_mpps_best_s") or 0 for t in ts])
+        for t in ts:
+            t["slow_s_pct_case"] = slow_share(
+                (t.get("gen") or {}).get("rx_mpps_by_s"), best)
+        row["slow_s_pct"] = med([t["slow_s_pct_case"] for t in ts])
         for k in ("dut_wait_pct", "gen_cpu_pct"):
             row[k] = med([t.get("disturbance", {}).get(k) for t in ts])
         row["rounds"] = {t["round"]: {
             "rx_mpps": t.get("rx_mpps"),
             "cpp": t.get("dut_cycles_per_packet"),
-            "probe": t.get("probe_rtt_ns")} for t in ts}
+            "probe": t.get("probe_rtt_ns"),
+            "slow": t.get("slow_s_pct_case")} for t in ts}
         summary.append(row)
 
     # per-round ratios vsw/other
@@ -161,19 +170,25 @@ def main():
             machine["vsw_set"])
     md.append("DUT wait %: share of the trial the DUT's forwarding thread waited "
               "for its CPU (other processes); gen CPU %: CPU time the "
-              "generator got / wall time. Undisturbed: ~0 and ~100.")
+              "generator got / wall time. Undisturbed: ~0 and ~100. Slow "
+              "seconds %: the share of the round's seconds in which the "
+              "generator received under 70 % of the best second of any "
+              "round of that scenario, size and DUT (the host's slow mode, "
+              "docs/performance.md; 0: it did not come).")
     md.append("")
     failed = [t for t in trials if t["status"] != "ok"]
     if summary:
         md.append("| scenario | size | DUT | Mpps (median) | Gbit/s | loss % "
                   "| offered Mpps | gen ring-full | DUT cycles/pkt | "
                   "zero-loss Mpps | probe RTT ns | DUT wait % | gen CPU % | "
-                  "Mpps per round | cycles/pkt per round |")
-        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+                  "Mpps per round | cycles/pkt per round | slow seconds % "
+                  "per round |")
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+                  "---|---|")
         for r in summary:
             rs = sorted(r["rounds"].items())
             md.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s "
-                      "| %s | %s | %s | %s |" % (
+                      "| %s | %s | %s | %s | %s |" % (
                           r["scenario"], r["size"], r["dut"], f(r["rx_mpps"]),
                           f(r["rx_gbps"]), f(r["loss_pct"], "%.3f"),
                           f(r["offered_mpps"]),
@@ -185,7 +200,8 @@ def main():
                           f(r["dut_wait_pct"], "%.0f"),
                           f(r["gen_cpu_pct"], "%.0f"),
                           " / ".join(f(v["rx_mpps"]) for _, v in rs),
-                          " / ".join(f(v["cpp"], "%.0f") for _, v in rs)))
+                          " / ".join(f(v["cpp"], "%.0f") for _, v in rs),
+                          " / ".join(f(v["slow"], "%.0f") for _, v in rs)))
         md.append("")
     if ratios:
         md.append("| scenario | size | vsw / other | Mpps ratio per round | "

@@ -13,6 +13,14 @@ SCHED_*: "wall_ns w:worker_wait_ns g:children_cpu_ticks s0:steal s1:steal"
 time the DUT worker waited for its CPU (dut_wait_pct), share of the wall
 time the generator got a CPU (gen_cpu_pct: < 100 means something else ran
 on its CPU), and hypervisor steal on each CPU (steal_pct_gen/dut).
+
+From vswgen's frames per second of the trial (rx_mpps_by_s): the best
+second (rx_mpps_best_s) and the share of seconds under SLOW_FRAC of it
+(slow_s_pct). On a VM whose host slows both CPUs for seconds at a time
+(docs/performance.md, "The slow mode is the host's"), a trial's mean
+mixes two rates; this says how much of it ran slow.  A trial slow
+throughout has no fast second to compare with: report.py measures each
+trial's seconds against the best second of every round of its case.
 """
 import json
 import os
@@ -29,6 +37,27 @@ def load_json_file(path):
     except (OSError, ValueError):
         pass
     return None
+
+
+SLOW_FRAC = 0.7  # the slow mode runs at about half the fast one
+
+
+def slow_share(secs, best):
+    """% of the seconds @secs (Mpps) under SLOW_FRAC of @best; None
+    without two seconds or a best."""
+    if len(secs or []) < 2 or not best:
+        return None
+    return 100.0 * sum(1 for x in secs if x < SLOW_FRAC * best) / len(secs)
+
+
+def seconds(rec, g):
+    """rx_mpps_best_s and slow_s_pct (against the trial's own best
+    second) into rec from vswgen's seconds."""
+    secs = g.get("rx_mpps_by_s") or []
+    if len(secs) < 2:
+        return
+    rec["rx_mpps_best_s"] = max(secs)
+    rec["slow_s_pct"] = slow_share(secs, max(secs))
 
 
 def dut_cycles(rec, before, after, cpp):
@@ -109,6 +138,7 @@ def main():
             "tx_mpps": g.get("tx_mpps"),
             "tx_ring_full_share": g["tx_ring_full"] / bursts if bursts else None,
             "latency_ns": g["latency_ns"], "gen": g})
+        seconds(rec, g)
     s = load_json_file(searchf)
     if s is not None:
         rec["zero_loss_mpps"] = s.get("zero_loss_mpps")
@@ -147,10 +177,15 @@ def main():
                   lat.get("p50"), lat.get("p99"), lat.get("p999")))
     elif rec["status"] == "ok":
         print("   %.2f Mpps (offered %.2f), loss %.3f%%, ring-full %.0f%%, "
-              "DUT %s cycles/pkt; %s" % (
+              "DUT %s cycles/pkt; best second %s Mpps, %s of seconds "
+              "under 70%% of it; %s" % (
                   rec["rx_mpps"], rec["offered_mpps"], rec["loss_pct"],
                   100 * (rec["tx_ring_full_share"] or 0),
                   "%.0f" % cyc if cyc else "n/a",
+                  "%.2f" % rec["rx_mpps_best_s"]
+                  if rec.get("rx_mpps_best_s") else "n/a",
+                  "%.0f%%" % rec["slow_s_pct"]
+                  if rec.get("slow_s_pct") is not None else "n/a",
                   " ".join("%s %.0f%%" % kv for kv in
                            sorted(rec.get("disturbance", {}).items()))))
     else:

@@ -763,7 +763,7 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 	const bool lean = c->o->lean;
 	const struct gen_pair *pp;
 	struct trial_stats last;
-	uint64_t now, start, tx_end, drain_end = 0, next_prog;
+	uint64_t now, start, tx_end, drain_end = 0, next_sec, rx_sec = 0;
 	bool tx_open = true;
 	uint32_t pass = 0;
 	uint16_t n, got, i;
@@ -779,12 +779,13 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 		pc[i].max_debt = 4ull * c->o->burst;
 	}
 	tx_end = start + (uint64_t)(duration * (double)c->hz);
-	next_prog = start + c->hz;
+	next_sec = start + c->hz;
 	for (;;) {
 		now = rte_rdtsc();
 		if (tx_open && (now >= tx_end || gen_cut_short() ||
 				pacers_done(pc, c->npairs))) {
 			tx_open = false;
+			tx_end = now; /* (cut short: the window's end) */
 			s->duration_s = (double)(now - start) / (double)c->hz;
 			drain_end = now + c->hz * c->o->drain_ms / 1000;
 		}
@@ -811,10 +812,17 @@ void gen_run_trial(struct gen_ctx *c, uint64_t rate, double duration, bool send,
 			drain_others(c, c->rx_ports);
 		if (got == 0 && c->o->poll_sleep_us)
 			rte_delay_us_sleep(c->o->poll_sleep_us);
-		if (c->progress && now >= next_prog) {
+		if (now < next_sec)
+			continue;
+		/* a second of the window: what came in it, and --progress */
+		if (next_sec <= tx_end && s->n_secs < GEN_SECONDS_MAX)
+			s->rx_by_s[s->n_secs++] =
+				(uint32_t)(s->rx_packets - rx_sec);
+		rx_sec = s->rx_packets;
+		if (c->progress) {
 			progress_line(c, s, &last, 1.0);
 			memcpy(&last, s, offsetof(struct trial_stats, lat));
-			next_prog += c->hz;
 		}
+		next_sec += c->hz;
 	}
 }

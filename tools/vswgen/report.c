@@ -140,6 +140,10 @@ void gen_print_json_fields(FILE *f, const struct gen_ctx *c,
 		s->len_errors, s->test_corrupted);
 	fprintf(f, ",\"pairs\":%u,\"lean\":%s", c->npairs,
 		c->o->lean ? "true" : "false");
+	fprintf(f, ",\"rx_mpps_by_s\":[");
+	for (uint32_t i = 0; i < s->n_secs; i++)
+		fprintf(f, "%s%.3f", i ? "," : "", (double)s->rx_by_s[i] / 1e6);
+	fprintf(f, "]");
 	if (c->o->tcp_mss > 0)
 		fprintf(f,
 			",\"tcp\":{\"mss\":%u,\"tso\":%s,\"payload_bytes\":"

@@ -36,7 +36,8 @@
 #define GEN_MAX_FLOWS 1024    /* sequence tracking is per flow */
 #define GEN_SEQ_WINDOW 4096   /* duplicate bitmap, in sequence numbers */
 #define GEN_MAX_BURST 512
-#define GEN_L1_OVERHEAD 24 /* FCS 4 + preamble/SFD 8 + IFG 12 */
+#define GEN_SECONDS_MAX 3600 /* rx_by_s: the seconds of a trial kept */
+#define GEN_L1_OVERHEAD 24   /* FCS 4 + preamble/SFD 8 + IFG 12 */
 #define GEN_MIN_SIZE 60
 #define GEN_MAX_SIZE 9018 /* 9000-byte MTU + Ethernet 14 + one 802.1Q tag */
 /* --tcp: Ethernet 14, IPv4 20, TCP 20; a frame is one mbuf (uint16 room) */
@@ -155,7 +156,12 @@ struct trial_stats {
 	uint64_t rr_late;	  /* responses to requests already re-sent */
 	uint64_t reflected;	  /* --reflect: frames sent back */
 	uint64_t loop_ns;	  /* wall time of the loop cpu_ns is of */
+	uint32_t n_secs;	  /* whole seconds of the window in rx_by_s */
 	struct hist lat;
+	/* frames received in each whole second of the trial window (its
+	 * first n_secs): a host that slows both processes for a while
+	 * shows here, not in the trial's mean (tools/bench: slow_s_pct) */
+	uint32_t rx_by_s[GEN_SECONDS_MAX];
 };
 
 /* Derived figures, as reported. */
