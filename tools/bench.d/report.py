@@ -11,7 +11,7 @@ import shutil
 import sys
 
 import blocks
-from trial import slow_share
+from trial import SLOW_FRAC, slow_share
 import gencheck  # vswgen against pktgen (tools/bench --gen)
 import tcp  # the TCP block (tools/bench --tcp)
 import vxlan  # the VXLAN block (tools/bench --vxlan)
@@ -170,11 +170,12 @@ def main():
             machine["vsw_set"])
     md.append("DUT wait %: share of the trial the DUT's forwarding thread waited "
               "for its CPU (other processes); gen CPU %: CPU time the "
-              "generator got / wall time. Undisturbed: ~0 and ~100. Slow "
-              "seconds %: the share of the round's seconds in which the "
-              "generator received under 70 % of the best second of any "
+              "generator got / wall time. Undisturbed: ~0 and ~100. " +
+              "Slow seconds %%: the share of the round's seconds in which "
+              "the generator received under %.0f %% of the best second of any "
               "round of that scenario, size and DUT (the host's slow mode, "
-              "docs/performance.md; 0: it did not come).")
+              "docs/performance.md; 0: it did not come)." % (
+                  100 * SLOW_FRAC))
     md.append("")
     failed = [t for t in trials if t["status"] != "ok"]
     if summary:

@@ -178,7 +178,7 @@ def main():
     elif rec["status"] == "ok":
         print("   %.2f Mpps (offered %.2f), loss %.3f%%, ring-full %.0f%%, "
               "DUT %s cycles/pkt; best second %s Mpps, %s of seconds "
-              "under 70%% of it; %s" % (
+              "under %.0f%% of it; %s" % (
                   rec["rx_mpps"], rec["offered_mpps"], rec["loss_pct"],
                   100 * (rec["tx_ring_full_share"] or 0),
                   "%.0f" % cyc if cyc else "n/a",
@@ -186,6 +186,7 @@ def main():
                   if rec.get("rx_mpps_best_s") else "n/a",
                   "%.0f%%" % rec["slow_s_pct"]
                   if rec.get("slow_s_pct") is not None else "n/a",
+                  100 * SLOW_FRAC,
                   " ".join("%s %.0f%%" % kv for kv in
                            sorted(rec.get("disturbance", {}).items()))))
     else:
