@@ -91,6 +91,13 @@ const struct vsw_key vsw_keys[] = {
 		 "interval: a frame waits at most this long, none to a port "
 		 "that was quiet; 0 = flush at the end of every polling "
 		 "iteration."},
+	{"tx-flush-adaptive", SW(tx_flush_adaptive), .kind = VSW_KIND_CHOICE,
+	 .choices = on_off, .dflt = "on", .runtime = true,
+	 .help = "on: a port whose last 8 waits for tx-flush-interval-us "
+		 "each gathered no frame more flushes at the end of every "
+		 "iteration (as with 0), waiting again after 16, 32, ... "
+		 "1024 flushes to see whether waiting gathers frames now; "
+		 "off: every partial flush waits for the interval."},
 	{"tx-retries", SW(tx_retries), .max = 32, .dflt = "4", .runtime = true,
 	 .help = "Immediate retries of what a full guest ring or NIC queue "
 		 "refused; the rest is held (tx-hold-us) or dropped "

@@ -97,6 +97,7 @@ enum vsw_vlan_mode {
 struct vsw_switch_conf {
 	unsigned int burst;		   /* 1..VSW_BURST_MAX, default 32 */
 	unsigned int tx_flush_interval_us; /* 0 = flush every iteration */
+	bool tx_flush_adaptive;		   /* tx-flush-adaptive, default on */
 	unsigned int tx_retries;      /* vhost enqueue retries, default 4 */
 	unsigned int tx_hold_us;      /* refused frames held, default 1000 */
 	enum vsw_poll_mode poll_mode; /* default busy */

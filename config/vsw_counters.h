@@ -37,6 +37,9 @@
 	  "up")                                                                \
 	X(tx_flushes, CTR, "vsw_port_tx_flushes_total", "counter",             \
 	  "Transmit bursts handed to the port")                                \
+	X(tx_flushes_early, CTR, "vsw_port_tx_flushes_early_total", "counter", \
+	  "Of those, partial bursts sent before tx-flush-interval-us had "     \
+	  "passed because waiting gathered nothing (tx-flush-adaptive)")       \
 	X(tx_holds, CTR, "vsw_port_tx_holds_total", "counter",                 \
 	  "Times the port's queue was full and vsw began holding what it "     \
 	  "refused (tx-hold-us) instead of dropping it")                       \

@@ -101,6 +101,8 @@ static int cmd_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "burst", cfg->sw.burst);
 	rte_tel_data_add_dict_u64(d, "tx_flush_interval_us",
 				  cfg->sw.tx_flush_interval_us);
+	rte_tel_data_add_dict_string(d, "tx_flush_adaptive",
+				     cfg->sw.tx_flush_adaptive ? "on" : "off");
 	rte_tel_data_add_dict_u64(d, "tx_retries", cfg->sw.tx_retries);
 	rte_tel_data_add_dict_u64(d, "tx_hold_us", cfg->sw.tx_hold_us);
 	rte_tel_data_add_dict_string(d, "poll_mode",

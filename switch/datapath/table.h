@@ -47,6 +47,9 @@ struct vsw_params {
 	uint64_t flush_tsc; /* 0: flush at the end of every iteration */
 	uint64_t idle_tsc;  /* adaptive: sleep after this long idle */
 	uint32_t max_sleep_us;
+	/* tx-flush-adaptive: a port flushes early while waiting for the
+	 * interval gathers nothing (worker.c flush_due) */
+	bool flush_adaptive;
 	/* TSC cycles -> us for the iteration histogram (vsw_iter_us) */
 	uint64_t iter_us_mul;
 };

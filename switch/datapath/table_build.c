@@ -188,6 +188,7 @@ static void fill_params(const struct vsw_table_src *src, struct vsw_params *par)
 	par->tx_retries = (uint16_t)c->tx_retries;
 	par->poll_mode = c->poll_mode;
 	par->flush_tsc = src->hz * c->tx_flush_interval_us / 1000000;
+	par->flush_adaptive = c->tx_flush_adaptive;
 	par->hold_tsc = src->hz * c->tx_hold_us / 1000000;
 	par->idle_tsc = src->hz * c->idle_threshold_us / 1000000;
 	par->max_sleep_us = c->max_sleep_us;

@@ -206,6 +206,38 @@ drop_left(struct vsw_txbuf *b, uint16_t n, struct vsw_port_ctrs *c)
 	return k;
 }
 
+/*
+ * tx-flush-adaptive (worker.c flush_due): a flush of @n frames from @b.
+ * A wait that gathered no frame more is one more in a row (lone); the
+ * VSW_FLUSH_LONE-th makes the port flush early.  A wait while it does
+ * (a probe, after 2^probe flushes) that gathers nothing keeps it so and
+ * doubles the flushes to the next probe, up to 2^VSW_FLUSH_PROBE_MAX, so
+ * that probes cost a request/response flow less than one wait in a
+ * thousand.  A wait that gathered frames, or frames held for a full ring
+ * (batches help a guest that cannot keep up), ends it.
+ */
+static inline void flush_adapt(struct vsw_txbuf *b, uint16_t n)
+{
+	if (likely((b->wait_n | b->early) == 0))
+		return;
+	if (b->held_tsc != 0 || (b->wait_n != 0 && n > b->wait_n)) {
+		b->lone = 0;
+		b->early = 0;
+	} else if (b->wait_n != 0 && b->early != 0) {
+		b->early = 1;
+		if (b->probe < VSW_FLUSH_PROBE_MAX)
+			b->probe++;
+	} else if (b->wait_n != 0) {
+		if (++b->lone >= VSW_FLUSH_LONE) {
+			b->early = 1;
+			b->probe = VSW_FLUSH_PROBE_MIN;
+		}
+	} else if (b->early < 1u << b->probe) {
+		b->early++;
+	}
+	b->wait_n = 0;
+}
+
 /* Hand a port's buffered packets to it (txbuf.h); @final: hold nothing. */
 static inline void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 			      uint16_t id, uint64_t now, bool final)
@@ -221,6 +253,7 @@ static inline void flush_port(struct vsw_worker *w, const struct vsw_table *dp,
 	if (n == 0)
 		return;
 	b->last_tsc = now;
+	flush_adapt(b, n);
 	if (p == NULL || !vsw_port_is_up(p)) {
 		c->drops[VSW_DROP_PORT_DOWN] += n;
 		rte_pktmbuf_free_bulk(b->pkts, n);

@@ -10,7 +10,9 @@
  * interval, at the end of the first iteration that finds the port's last
  * flush an interval old: a port flushes partial bursts at most once per
  * interval, a frame to a quiet port leaves at once and no frame waits
- * longer than one interval (plus the iteration it ends).  It allocates nothing, logs
+ * longer than one interval (plus the iteration it ends); but for a port
+ * whose waits lately gathered nothing (tx-flush-adaptive, flush_due),
+ * which flushes at the end of each iteration.  It allocates nothing, logs
  * nothing and takes no lock; every packet it receives is counted as
  * forwarded or dropped by reason.
  *
@@ -368,7 +370,17 @@ static inline uint64_t wnow(const struct vsw_worker *w)
 	return likely(w->fake_tsc == 0) ? rte_rdtsc() : w->fake_tsc;
 }
 
-/* Flush every buffer (@all) or those whose port may flush at @now. */
+/*
+ * Flush every buffer (@all) or those whose port may flush at @now: its
+ * last flush an interval old, or (tx-flush-adaptive) waiting has gathered
+ * nothing for it lately.  A buffer that must wait notes what it holds
+ * (wait_n): its flush tells whether waiting gathered more (txbuf.c
+ * flush_adapt).  Waiting buys fewer, fuller bursts (fewer calls to a
+ * guest) only when frames come while it waits; a request/response flow
+ * sends its next frame after the answer to this one, so for it every
+ * wait is a full interval added to each round trip, one frame a call
+ * either way.
+ */
 static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 		      uint64_t now, bool all)
 {
@@ -376,10 +388,18 @@ static void flush_due(struct vsw_worker *w, const struct vsw_table *dp,
 
 	while (d != 0) {
 		uint16_t id = (uint16_t)__builtin_ctzll(d);
+		struct vsw_txbuf *b = &w->txb[id];
 
 		d &= d - 1;
-		if (all || now - w->txb[id].last_tsc >= dp->par.flush_tsc)
+		if (all || now - b->last_tsc >= dp->par.flush_tsc) {
 			vsw_flush_port(w, dp, id, now);
+		} else if (dp->par.flush_adaptive && b->early != 0 &&
+			   b->early < 1u << b->probe) {
+			w->ctrs[id].tx_flushes_early++;
+			vsw_flush_port(w, dp, id, now);
+		} else if (dp->par.flush_adaptive && b->wait_n == 0) {
+			b->wait_n = b->n;
+		}
 	}
 }
 

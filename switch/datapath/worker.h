@@ -20,6 +20,18 @@
 #include "table.h"
 #include "config/vsw_iter_hist.h"
 
+/*
+ * tx-flush-adaptive: after VSW_FLUSH_LONE waits for the interval in a
+ * row that gathered no frame more, a port flushes at the end of every
+ * iteration, and waits again after 2^VSW_FLUSH_PROBE_MIN flushes to see
+ * whether waiting gathers frames now; each such wait that gathers
+ * nothing doubles the flushes to the next, up to 2^VSW_FLUSH_PROBE_MAX
+ * (worker.c flush_due, txbuf.c flush_adapt).
+ */
+#define VSW_FLUSH_LONE 8
+#define VSW_FLUSH_PROBE_MIN 4
+#define VSW_FLUSH_PROBE_MAX 10
+
 /* Packets waiting to leave by one port (worker-private). */
 struct vsw_txbuf {
 	uint16_t n;
@@ -31,6 +43,15 @@ struct vsw_txbuf {
 	 * all wait for the oldest such) */
 	bool ol;
 	uint32_t ol_gen;
+	/* tx-flush-adaptive (worker.c flush_due): the frames the buffer
+	 * had when it first had to wait for the interval (0: it has not
+	 * waited); waits in a row that gathered nothing more (up to
+	 * VSW_FLUSH_LONE); not 0: the port flushes early, this many
+	 * flushes since its last wait, and waits again at 2^probe */
+	uint16_t wait_n;
+	uint8_t lone;
+	uint8_t probe;
+	uint16_t early;
 	/* when the port last flushed: a partial buffer waits until
 	 * tx-flush-interval-us has passed since (a quiet port's at once; an
 	 * interval set shorter applies at once too) */

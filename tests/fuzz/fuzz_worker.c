@@ -10,7 +10,8 @@
  *
  * Input: byte 0 the number of ports (2..4) and the burst; then 3 bytes
  * per port (mtu, what its tx takes, its VLAN setting and tx room); a
- * byte of timing (tx-flush-interval-us, tx-hold-us, tx-retries); then
+ * byte of timing (tx-flush-interval-us, tx-hold-us, tx-retries,
+ * tx-flush-adaptive); then
  * records of one frame each: a byte of in-port, kind (plain, checksum
  * request, TSO), buffer (chain, big mbuf), whether a pass follows it and
  * how far the clock (the worker's fake TSC, 1 MHz) moves before it, two
@@ -136,6 +137,7 @@ static void env_up(struct env *e, const uint8_t *cfg, struct vsw_table *dp,
 	e->sw.tx_retries = (uint16_t)retries[cfg[CFG_LEN - 1] >> 4 & 3];
 	e->sw.tx_flush_interval_us = flush_us[cfg[CFG_LEN - 1] & 3];
 	e->sw.tx_hold_us = hold_us[cfg[CFG_LEN - 1] >> 2 & 3];
+	e->sw.tx_flush_adaptive = (cfg[CFG_LEN - 1] >> 6 & 1) != 0;
 	e->lcores[0] = 1;
 	memset(e->owner, VSW_RXQ_UNASSIGNED, sizeof(e->owner));
 	for (unsigned int i = 0; i < e->n; i++) {

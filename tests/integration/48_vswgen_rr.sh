@@ -5,7 +5,13 @@
 # sends calls to the reflector's queue (it asked for interrupts, as a
 # kernel guest does) and the reflector was woken by them. A window of 8
 # requests in flight works too. SIGUSR1 ends the sleeping reflector's
-# trial early, reported, exit 0 (vswgen's finish, which tests use). Functional only: no rate is asserted.
+# trial early, reported, exit 0 (vswgen's finish, which tests use).
+# tx-flush-adaptive: with tx-flush-interval-us 2000 (set live) the one
+# request or answer in flight gathers nothing while it waits, so both
+# ports flush early (tx_flushes_early, most of their flushes); set off
+# live, none does and
+# each port flushes at most once per interval (its flushes against the
+# trial's length). Functional only: no rate is asserted.
 . "$(dirname "$0")/lib.sh"
 
 CFG=$(vhost_config a b)
@@ -55,5 +61,29 @@ rr_round() {
 
 rr_round rr1 1 3
 rr_round rr8 8 1
+
+# early flushes (tx-flush-adaptive, on by default) with a 2 ms interval
+ctl set tx-flush-interval-us 2000 >/dev/null || fail "set tx-flush-interval-us"
+[ "$(info_val tx_flush_adaptive)" = on ] || fail "tx_flush_adaptive $(info_val tx_flush_adaptive), expected on by default"
+rr_round rr1i 1 3
+for p in a b; do
+	f=$(port_ctr $p tx_flushes)
+	e=$(port_ctr $p tx_flushes_early)
+	note "interval 2000 us, adaptive on: $p $e of $f flushes early"
+	[ "$e" -gt 0 ] && [ $((e * 2)) -ge "$f" ] ||
+		fail "adaptive on: only $e of $p's $f flushes early (one frame in flight: waiting gathers nothing)"
+done
+ctl set tx-flush-adaptive off >/dev/null || fail "set tx-flush-adaptive off"
+[ "$(info_val tx_flush_adaptive)" = off ] || fail "tx_flush_adaptive $(info_val tx_flush_adaptive) after set off"
+t0=$(date +%s%N)
+rr_round rr1o 1 2
+ms=$((($(date +%s%N) - t0) / 1000000))
+for p in a b; do
+	f=$(port_ctr $p tx_flushes)
+	e=$(port_ctr $p tx_flushes_early)
+	note "interval 2000 us, adaptive off: $p $f flushes in $ms ms, $e early"
+	[ "$e" -eq 0 ] || fail "adaptive off: $p flushed early $e times"
+	[ $((f * 2)) -le "$ms" ] || fail "adaptive off: $p flushed $f times in $ms ms (at most one partial flush per 2 ms)"
+done
 stop_vsw
 echo "PASS: request/response through vsw to an interrupt-driven reflector"

@@ -316,7 +316,8 @@ static void test_unknown_keys(void)
 	CHECK(load_fails(
 		PORT0 "[switch]\nburts = 32\n",
 		"[switch] burts = \"32\": expected a [switch] key "
-		"(burst, tx-flush-interval-us, tx-retries, tx-hold-us, "
+		"(burst, tx-flush-interval-us, tx-flush-adaptive, "
+		"tx-retries, tx-hold-us, "
 		"poll-mode, kick-suppression, call-suppression, "
 		"guest-rx-spread, "
 		"guest-calls, "

@@ -879,20 +879,141 @@ static void test_flush_interval(void)
 }
 
 /*
+ * One request/response exchange with p1 on fake time: a frame to b
+ * comes in at @t (within the interval of p1's last flush at @last, or
+ * not), the worker polls at @t and then once the interval since @last
+ * has passed.  Returns whether it left in the iteration that took it in.
+ */
+static bool rr_frame(struct env *e, uint64_t t, uint64_t last, uint64_t I,
+		     uint32_t tag)
+{
+	unsigned int before = sent(e, 1);
+
+	frame_at(e, t, tag);
+	if (sent(e, 1) == before + 1)
+		return true;
+	CHECK(sent(e, 1) == before && e->w->txb[1].n == 1);
+	poll_at(e, last + I);
+	CHECK(sent(e, 1) == before + 1);
+	return false;
+}
+
+/*
+ * tx-flush-adaptive on fake time (1 us = 1000 TSC cycles): waits for the
+ * interval that gather nothing (a request/response flow: one frame in
+ * flight) make the port flush early after VSW_FLUSH_LONE of them in a
+ * row; it waits again (a probe) after 2^VSW_FLUSH_PROBE_MIN flushes,
+ * stays early while a probe gathers nothing, the flushes between probes
+ * doubling up to 2^VSW_FLUSH_PROBE_MAX, and waits on every flush again
+ * once a probe gathers a frame more; off (vswctl set) waits as before.
+ * Early flushes are counted (tx_flushes_early).
+ */
+static void test_flush_adaptive(void)
+{
+	const uint64_t I = 1000, RTT = 300;
+	uint64_t t = 1000000, last, n_early = 0;
+	uint32_t tag = 0;
+	struct env e;
+
+	setup(&e, 3);
+	e.sw.burst = 8;
+	e.sw.tx_flush_interval_us = 1;
+	e.sw.tx_flush_adaptive = true;
+	rebuild(&e);
+	CHECK(e.dp->par.flush_adaptive);
+	e.w->fake_tsc = t - 10 * I;
+	burst_to_b(&e, 0, 0);
+	drain(&e);
+	/* quiet: out at once, not early */
+	CHECK(rr_frame(&e, t, 0, I, tag++));
+	last = t;
+	/* the next ones come RTT after each flush: each waits the rest of
+	 * the interval and gathers nothing; the LONE-th makes p1 early */
+	for (int i = 0; i < VSW_FLUSH_LONE; i++) {
+		CHECK(!rr_frame(&e, last + RTT, last, I, tag++));
+		last += I;
+	}
+	CHECK(e.w->txb[1].early == 1 && ctrs(&e, 1)->tx_flushes_early == 0);
+	for (uint32_t i = 0; i < tag; i++)
+		CHECK(sent_is(&e, 1, i, mac(0xb), mac(0xa), i));
+	drain(&e);
+	/* early: 2^p - 1 flushes in the iteration, then one wait (a
+	 * probe), which gathers nothing: early again, p one more, up to the
+	 * most */
+	for (unsigned int p = VSW_FLUSH_PROBE_MIN; p <= VSW_FLUSH_PROBE_MAX + 1;
+	     p++) {
+		unsigned int k =
+			1u << RTE_MIN(p, (unsigned int)VSW_FLUSH_PROBE_MAX);
+		uint32_t tag0 = tag;
+
+		CHECK(e.w->txb[1].probe ==
+		      RTE_MIN(p, (unsigned int)VSW_FLUSH_PROBE_MAX));
+		for (unsigned int i = 0; i < k - 1; i++) {
+			CHECK(rr_frame(&e, last + RTT, last, I, tag++));
+			last += RTT;
+		}
+		n_early += k - 1;
+		CHECK(!rr_frame(&e, last + RTT, last, I, tag++));
+		last += I;
+		CHECK(e.w->txb[1].early == 1);
+		CHECK(ctrs(&e, 1)->tx_flushes_early == n_early);
+		for (uint32_t i = 0; i < tag - tag0; i++)
+			CHECK(sent_is(&e, 1, i, mac(0xb), mac(0xa), tag0 + i));
+		drain(&e);
+	}
+	/* a probe that gathers a frame more ends it: every later partial
+	 * flush waits for the interval again */
+	for (unsigned int i = 0; i < (1u << VSW_FLUSH_PROBE_MAX) - 1; i++) {
+		CHECK(rr_frame(&e, last + RTT, last, I, tag++));
+		last += RTT;
+	}
+	drain(&e);
+	frame_at(&e, last + RTT, tag++);
+	frame_at(&e, last + RTT + 100, tag++);
+	CHECK(sent(&e, 1) == 0 && e.w->txb[1].n == 2);
+	poll_at(&e, last + I);
+	CHECK(sent(&e, 1) == 2);
+	last += I;
+	CHECK(e.w->txb[1].early == 0 && e.w->txb[1].lone == 0);
+	for (int i = 0; i < VSW_FLUSH_LONE - 1; i++) {
+		CHECK(!rr_frame(&e, last + RTT, last, I, tag++));
+		last += I;
+	}
+	drain(&e);
+	/* one more lone wait: early again; off (set live): waits again */
+	CHECK(!rr_frame(&e, last + RTT, last, I, tag++));
+	last += I;
+	CHECK(e.w->txb[1].early == 1 &&
+	      e.w->txb[1].probe == VSW_FLUSH_PROBE_MIN);
+	CHECK(rr_frame(&e, last + RTT, last, I, tag++));
+	last += RTT;
+	e.dp->par.flush_adaptive = false;
+	for (int i = 0; i < (1 << VSW_FLUSH_PROBE_MIN) + 2; i++) {
+		CHECK(!rr_frame(&e, last + RTT, last, I, tag++));
+		last += I;
+	}
+	drain(&e);
+	e.w->fake_tsc = 0;
+	teardown(&e);
+}
+
+/*
  * The same rule on random arrivals: every frame leaves within one
  * interval of the iteration that took it in (polls here are 0-300
  * cycles apart: the bound is the interval plus that step), and a port
- * flushes partial bursts at most once per interval.
+ * flushes partial bursts at most once per interval but for
+ * tx-flush-adaptive's early flushes (@adaptive), which are counted.
  */
-static void test_flush_wait_bound(void)
+static void flush_wait_bound(bool adaptive)
 {
 	const uint64_t I = 1000, STEP = 300;
-	uint64_t t = 5000000, in_at[1000], last_flush = 0;
+	uint64_t t = 5000000, in_at[1000], last_flush = 0, early = 0;
 	unsigned int seen = 0, tag = 0;
 	struct env e;
 
 	setup(&e, 2);
 	e.sw.tx_flush_interval_us = 1;
+	e.sw.tx_flush_adaptive = adaptive;
 	rebuild(&e);
 	e.w->fake_tsc = t;
 	burst_to_b(&e, 0, 0);
@@ -913,7 +1034,8 @@ static void test_flush_wait_bound(void)
 		if (sent(&e, 1) == before)
 			continue;
 		/* a partial flush: not within an interval of the last */
-		CHECK(last_flush == 0 || t - last_flush >= I);
+		if (last_flush != 0 && t - last_flush < I)
+			early++;
 		last_flush = t;
 		for (; seen < sent(&e, 1); seen++) {
 			uint32_t g = tag_of(e.p[1]->sent[seen]);
@@ -924,9 +1046,17 @@ static void test_flush_wait_bound(void)
 	CHECK(tag == 1000);
 	poll_at(&e, t + I);
 	CHECK(sent(&e, 1) == 1000);
+	CHECK(early == ctrs(&e, 1)->tx_flushes_early);
+	CHECK(adaptive || early == 0);
 	drain(&e);
 	e.w->fake_tsc = 0;
 	teardown(&e);
+}
+
+static void test_flush_wait_bound(void)
+{
+	flush_wait_bound(false);
+	flush_wait_bound(true);
 }
 
 /* A broadcast frame from @src: ethertype @et, then @n bytes of @l3. */
@@ -2029,6 +2159,7 @@ int main(void)
 	RUN(test_flush_now);
 	RUN(test_flush_interval);
 	RUN(test_flush_wait_bound);
+	RUN(test_flush_adaptive);
 	RUN(test_random);
 	RUN(test_vlan_isolation);
 	RUN(test_vlan_flood_linear);

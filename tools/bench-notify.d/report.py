@@ -162,6 +162,12 @@ def cmd_s1trial(extra, sndf, rcvf, af, ticks, wall_ns, clk):
                     "calls_vm0": q0.get("calls"),
                     "calls_per_pkt_vm0": div(q0.get("calls"), q0.get("enqueued"), 4),
                     "drop_tx_full_vm1": (A.get("/vsw/port,vm1") or {}).get("drop_tx_full")})
+        p1 = A.get("/vsw/port,vm1") or {}
+        rec.update({"tx_flushes_vm1": p1.get("tx_flushes"),
+                    "tx_flushes_early_vm1": p1.get("tx_flushes_early"),
+                    "early_pct_vm1": div(100.0 * (p1.get("tx_flushes_early") or 0),
+                                         p1.get("tx_flushes"), 1)
+                    if p1.get("tx_flushes_early") is not None else None})
     print(json.dumps(rec))
 
 
@@ -346,6 +352,7 @@ def seed_tables(recs, by, md, md3, res):
                        "ovs_p50_us": m1("ovs", test, rm, iv, "lat_p50_us"),
                        "ovs_p99_us": m1("ovs", test, rm, iv, "lat_p99_us"),
                        "calls_per_pkt": m1("vsw", test, rm, iv, "calls_per_pkt"),
+                       "early_pct": m1("vsw", test, rm, iv, "early_pct_vm1"),
                        "vsw_rcv_cpu_pct": m1("vsw", test, rm, iv, "rcv_cpu_pct"),
                        "ovs_rcv_cpu_pct": m1("ovs", test, rm, iv, "rcv_cpu_pct")}
                 res["s1"].append(row)
@@ -353,7 +360,8 @@ def seed_tables(recs, by, md, md3, res):
                 lat = lambda a, b: "%s / %s" % (f(a, "%.1f"), f(b, "%.1f")) if a is not None else "-"
                 rows.append([test, rm, iv, f(v, fmt), f(o, fmt), f(ratio(v, o)),
                              lat(row["vsw_p50_us"], row["vsw_p99_us"]), lat(row["ovs_p50_us"], row["ovs_p99_us"]),
-                             f(row["calls_per_pkt"], "%.3f"), f(row["vsw_rcv_cpu_pct"], "%.1f"),
+                             f(row["calls_per_pkt"], "%.3f"), f(row["early_pct"], "%.1f"),
+                             f(row["vsw_rcv_cpu_pct"], "%.1f"),
                              f(row["ovs_rcv_cpu_pct"], "%.1f")])
     if rows:
         md.append("### Seed 1: TX flush, bottom half (0) vs timer, vsw and OVS-DPDK\n")
@@ -361,11 +369,13 @@ def seed_tables(recs, by, md, md3, res):
                   "--reflect guest on vm1, transactions/s; stream: a vswgen on vm0 sending 64 B at "
                   "the maximum rate to a receiver on vm1, received Mpps. rx mode: the receiving "
                   "guest's (reflector's, receiver's). calls/pkt: vsw's calls to vm1 per frame "
-                  "enqueued. receiver CPU %%: its process over the sending part. OVS: %s.\n"
+                  "enqueued. early %%: of vsw's flushes to vm1, those sent before the flush "
+                  "interval had passed (tx-flush-adaptive: waiting gathered nothing). "
+                  "receiver CPU %%: its process over the sending part. OVS: %s.\n"
                   % (ovs_none[-1]["why"] if ovs_none else
                      ("openvswitch-switch-dpdk " + ovs_ver[-1]["version"]) if ovs_ver else "n/a"))
         md.append(table(["test", "rx mode", "flush µs", "vsw", "OVS", "vsw/OVS", "vsw p50 / p99 µs",
-                         "OVS p50 / p99 µs", "vsw calls/pkt", "vsw receiver CPU %",
+                         "OVS p50 / p99 µs", "vsw calls/pkt", "vsw early %", "vsw receiver CPU %",
                          "OVS receiver CPU %"], rows))
     # seed line 1: interrupt-driven receiver, bottom half vs TIMER
     t = TIMER if TIMER in flushes else (max(flushes) if flushes else None)
