@@ -905,8 +905,9 @@ static bool rr_frame(struct env *e, uint64_t t, uint64_t last, uint64_t I,
  * row; it waits again (a probe) after 2^VSW_FLUSH_PROBE_MIN flushes,
  * stays early while a probe gathers nothing, the flushes between probes
  * doubling up to 2^VSW_FLUSH_PROBE_MAX, and waits on every flush again
- * once a probe gathers a frame more; off (vswctl set) waits as before.
- * Early flushes are counted (tx_flushes_early).
+ * once a probe gathers a frame more or the port's ring is full (frames
+ * held); off (vswctl set) waits as before.  Early flushes are counted
+ * (tx_flushes_early).
  */
 static void test_flush_adaptive(void)
 {
@@ -919,6 +920,7 @@ static void test_flush_adaptive(void)
 	e.sw.burst = 8;
 	e.sw.tx_flush_interval_us = 1;
 	e.sw.tx_flush_adaptive = true;
+	e.sw.tx_hold_us = 50;
 	rebuild(&e);
 	CHECK(e.dp->par.flush_adaptive);
 	e.w->fake_tsc = t - 10 * I;
@@ -980,13 +982,30 @@ static void test_flush_adaptive(void)
 		last += I;
 	}
 	drain(&e);
-	/* one more lone wait: early again; off (set live): waits again */
+	/* one more lone wait: early again */
 	CHECK(!rr_frame(&e, last + RTT, last, I, tag++));
 	last += I;
 	CHECK(e.w->txb[1].early == 1 &&
 	      e.w->txb[1].probe == VSW_FLUSH_PROBE_MIN);
 	CHECK(rr_frame(&e, last + RTT, last, I, tag++));
 	last += RTT;
+	/* a full ring ends it: the frame it refuses is held (tx-hold-us),
+	 * offered again early once, and the port waits again after that */
+	e.p[1]->tx_room = 0;
+	frame_at(&e, last + RTT, tag++);
+	CHECK(e.w->txb[1].n == 1 && e.w->txb[1].held_tsc != 0);
+	CHECK(ctrs(&e, 1)->tx_holds == 1);
+	e.p[1]->tx_room = UINT32_MAX;
+	poll_at(&e, last + RTT + 10);
+	CHECK(e.w->txb[1].n == 0 && e.w->txb[1].early == 0);
+	last += RTT + 10;
+	CHECK(!rr_frame(&e, last + RTT, last, I, tag++));
+	last += I;
+	for (uint32_t i = 0; i < sent(&e, 1); i++)
+		CHECK(sent_is(&e, 1, i, mac(0xb), mac(0xa),
+			      tag - sent(&e, 1) + i));
+	drain(&e);
+	/* off (set live): every partial flush waits again */
 	e.dp->par.flush_adaptive = false;
 	for (int i = 0; i < (1 << VSW_FLUSH_PROBE_MIN) + 2; i++) {
 		CHECK(!rr_frame(&e, last + RTT, last, I, tag++));
