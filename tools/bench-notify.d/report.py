@@ -584,7 +584,8 @@ def cmd_report(path, machf, outdir):
 
     # qrr: QEMU Linux guests pinging through vsw and OVS
     q_rows = []
-    for fi in (0, 50):
+    q_fis = sorted({r.get("interval") for r in by("qrr") if r.get("interval") is not None})
+    for fi in q_fis:
         row = [str(fi)]
         got = False
         for key, fmt in (("rr1_tps", "%.0f"), ("rr8_tps", "%.0f"), ("rr1_avg_ms", "%.3f"), ("ping_avg_ms", "%.3f")):
@@ -599,7 +600,7 @@ def cmd_report(path, machf, outdir):
             q_rows.append(row)
             res.setdefault("qrr", []).append(row)
     if q_rows:
-        n = max(len(by("qrr", dut=d)) for d in ("vsw", "ovs")) // 2
+        n = max(len(by("qrr", dut=d)) for d in ("vsw", "ovs")) // max(1, len(q_fis))
         md.append("\n### qrr) QEMU/TCG Linux guests pinging each other, vsw and OVS (medians of %d rounds; relative figures)\n" % n)
         md.append("`ping -A` 3 s, one (rr1) or eight at once (rr8): echoes/s; mean round trip of rr1 and of 10 pings 0.1 s apart. "
                   "vsw/OVS: echoes/s vsw over OVS; round trips OVS over vsw (above 1: vsw faster).\n")
